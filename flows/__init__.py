@@ -1,0 +1,1 @@
+"""Prefect flows, one per DVC stage: orchestration only."""

@@ -1,0 +1,1 @@
+"""Plain functions and Prefect tasks of the pipeline, grouped by domain."""

@@ -1,0 +1,1 @@
+"""Sentence perturbations that turn a faithful hypothesis into a hallucinated one."""

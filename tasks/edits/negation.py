@@ -1,0 +1,114 @@
+"""Negation edits: flip the polarity of the main clause (remove or insert not / n't / never, with
+do-support), or negate a word lexically (un-, dis-, in-, im-, il-, ir-) from the shipped lexicon."""
+from __future__ import annotations
+
+import csv
+from functools import lru_cache
+from pathlib import Path
+
+from spacy.tokens import Doc, Token
+
+from tasks.edits.result import Edit, Skip
+from tasks.edits.rewrite import UNCONTRACTED, Rewrite
+from tasks.edits.verbgroup import (VerbGroup, agreement, base_form, find_group, finite_form, is_auxiliary_use,
+                                   lemma_of, tense_of)
+
+LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "negation_affixes.tsv"
+
+
+@lru_cache(maxsize=None)
+def load_lexicon(path: str | Path = LEXICON_FILE) -> dict[str, str]:
+    """Both directions of the curated word pairs: {word: its lexical negation or its positive form}."""
+    pairs = {}
+    with open(path, encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t"):
+            pairs[row["positive"]] = row["negative"]
+            pairs[row["negative"]] = row["positive"]
+    return pairs
+
+
+def negation_edit(doc: Doc, prefer_lexical: bool = False, lexicon: dict[str, str] | None = None) -> Edit | Skip:
+    """Give ``doc`` the opposite polarity.
+
+    An existing verbal negation is removed. Otherwise a lexicon word is negated when ``prefer_lexical``
+    (or when no verbal negation can be inserted), else 'not' is inserted, with do-support if needed.
+    """
+    lexicon = load_lexicon() if lexicon is None else lexicon
+    group = find_group(doc)
+    word = _lexical_candidate(doc, lexicon)
+    if isinstance(group, str):
+        return _lexical_edit(doc, word, lexicon) if word is not None else Skip(group)
+    if group.negs:
+        return _remove(doc, group)
+    if prefer_lexical and word is not None:
+        return _lexical_edit(doc, word, lexicon)
+    result = _insert(doc, group)
+    if isinstance(result, Skip) and word is not None:
+        return _lexical_edit(doc, word, lexicon)
+    return result
+
+
+def _remove(doc: Doc, group: VerbGroup) -> Edit | Skip:
+    if group.is_inverted:
+        return Skip("inverted_subject")
+    neg = group.negs[0]
+    rw = Rewrite(doc)
+    if neg.lower_ == "never":
+        rw.delete(neg.i)
+    elif group.do_support and group.first.i < neg.i:
+        tense = "past" if group.first.tag_ == "VBD" else "present"
+        agr = agreement(group)
+        if agr is None and tense == "present":
+            return Skip("agreement_unknown")
+        form = finite_form(lemma_of(group.head), tense, agr or "3sg")
+        if form is None:
+            return Skip("no_inflection")
+        rw.delete(group.first.i)  # did not go -> went
+        rw.delete(neg.i)
+        rw.replace(group.head.i, form)
+    else:
+        rw.delete(neg.i)
+        host = doc[neg.i - 1] if neg.i > 0 else None
+        if neg.lower_ == "n't" and host is not None and host.lower_ in UNCONTRACTED:
+            rw.replace(host.i, UNCONTRACTED[host.lower_])  # won't -> will
+    return rw.edit("negation", f"remove:{neg.lower_}")
+
+
+def _insert(doc: Doc, group: VerbGroup) -> Edit | Skip:
+    if group.is_inverted:
+        return Skip("inverted_subject")
+    tense = tense_of(group)
+    if tense == "nonfinite":
+        return Skip("nonfinite")
+    first = group.first
+    rw = Rewrite(doc)
+    if first.lower_ == "can":
+        rw.replace(first.i, "cannot")
+    elif is_auxiliary_use(group, first):
+        rw.insert_after(first.i, "not")  # is -> is not, has gone -> has not gone, will go -> will not go
+    else:
+        agr = agreement(group)
+        if agr is None and tense == "present":
+            return Skip("agreement_unknown")
+        do = finite_form("do", tense, agr or "3sg")
+        base = base_form(lemma_of(first))
+        if base is None:
+            return Skip("no_inflection")
+        rw.replace(first.i, f"{do} not {base}")  # went -> did not go
+    return rw.edit("negation", "insert:not")
+
+
+def _lexical_candidate(doc: Doc, lexicon: dict[str, str]) -> Token | None:
+    """The first adjective (or adjectival participle) in the lexicon that is not part of a name."""
+    for tok in doc:
+        if tok.lower_ not in lexicon or (tok.is_title and tok.i > 0):
+            continue
+        if tok.tag_ == "JJ" or (tok.tag_ == "VBN" and tok.dep_ == "amod"):
+            return tok
+    return None
+
+
+def _lexical_edit(doc: Doc, tok: Token, lexicon: dict[str, str]) -> Edit:
+    rw = Rewrite(doc)
+    rw.replace(tok.i, lexicon[tok.lower_])
+    return rw.edit("negation", f"lexical:{tok.lower_}->{lexicon[tok.lower_]}")

