@@ -5,7 +5,7 @@ from spacy.tokens import Doc
 
 from tasks.edits.negation import load_lexicon
 from tasks.edits.result import Edit
-from tasks.edits.verbgroup import FUTURE_MODALS, NEGATORS
+from tasks.edits.verbgroup import NEGATORS, tense_of_token
 
 
 def check_span(edit: Edit) -> str | None:
@@ -33,14 +33,8 @@ def check_span(edit: Edit) -> str | None:
 def tense_in_tags(doc: Doc, start: int, end: int) -> str | None:
     """The tense the Penn tags of doc's chars [start, end) show: the first finite verb or modal decides."""
     for tok in doc:
-        if tok.idx >= end or tok.idx + len(tok.text) <= start:
-            continue
-        if tok.tag_ == "MD":
-            return "future" if tok.lower_ in FUTURE_MODALS else "modal"
-        if tok.tag_ == "VBD":
-            return "past"
-        if tok.tag_ in ("VBZ", "VBP"):
-            return "present"
+        if tok.idx < end and tok.idx + len(tok.text) > start and tense_of_token(tok):
+            return tense_of_token(tok)
     return None
 
 

@@ -55,16 +55,20 @@ def find_group(doc: Doc) -> VerbGroup | str:
     return VerbGroup(head=root, auxes=auxes, negs=sorted(negs, key=lambda t: t.i), subject=subject)
 
 
+def tense_of_token(tok: Token) -> str | None:
+    """The tense a finite verb or modal's Penn tag shows ('modal' for modals other than will/shall)."""
+    if tok.tag_ == "MD":
+        return "future" if tok.lower_ in FUTURE_MODALS else "modal"
+    if tok.tag_ == "VBD":
+        return "past"
+    if tok.tag_ in ("VBZ", "VBP"):
+        return "present"
+    return None
+
+
 def tense_of(group: VerbGroup) -> str:
     """'past', 'present', 'future', or a reason it has none we change ('modal', 'nonfinite')."""
-    first = group.first
-    if first.tag_ == "MD":
-        return "future" if first.lower_ in FUTURE_MODALS else "modal"
-    if first.tag_ == "VBD":
-        return "past"
-    if first.tag_ in ("VBZ", "VBP"):
-        return "present"
-    return "nonfinite"
+    return tense_of_token(group.first) or "nonfinite"
 
 
 def agreement(group: VerbGroup) -> str | None:
