@@ -8,7 +8,7 @@ from typing import Callable
 from tasks.errors import PipelineError
 
 
-def run_flow(flow: Callable[[], object]) -> None:
+def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
     """Run ``flow``; on a PipelineError exit 1 with one line naming the problem.
 
     The line is printed at interpreter exit, after Prefect has stopped its temporary server and logged
@@ -19,5 +19,5 @@ def run_flow(flow: Callable[[], object]) -> None:
     try:
         flow()
     except PipelineError as exc:
-        failure.append(f"ERROR {flow.__name__}: {exc}")
+        failure.append(f"ERROR {name or flow.__name__}: {exc}")
         sys.exit(1)

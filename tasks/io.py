@@ -58,3 +58,22 @@ def write_parquet(rows: list[dict], schema: pa.Schema, path: str | Path) -> None
     table = pa.Table.from_pylist(rows, schema=schema)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd", write_statistics=False, store_schema=False)
+
+
+def read_records(path: str | Path, name: str) -> list:
+    """Rows of a raw JSON (a list, or {"data": [...]}), JSON Lines or parquet file; errors name the file."""
+    from tasks.errors import InputError
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{name}: file not found")
+    try:
+        if path.suffix == ".parquet":
+            return pq.read_table(path).to_pylist()
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".jsonl":
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        data = json.loads(text)
+    except (json.JSONDecodeError, pa.ArrowInvalid, UnicodeDecodeError) as exc:
+        raise InputError(f"{name}: unreadable ({exc})") from exc
+    return data["data"] if isinstance(data, dict) and "data" in data else data

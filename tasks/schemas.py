@@ -38,3 +38,30 @@ REJECT = pa.schema([
     ("type", pa.string()),
     ("reason", pa.string()),
 ])
+
+# One knowledge-grounded dialogue turn (CHARP datasets, DSTC11, BEGIN). history: oldest first, the
+# seeker's last turn last; speakers are "seeker" and "wizard". Label fields are null where a dataset
+# has none: begin/vrm (FaithDial annotations), fine_label + faithful (BEGIN critic labels).
+SPEAKER_TURN = pa.struct([("speaker", pa.string()), ("text", pa.string())])
+DIALOGUE_TURN = pa.schema([
+    ("id", pa.string()),
+    ("split", pa.string()),
+    ("dialogue_id", pa.string()),
+    ("history", pa.list_(SPEAKER_TURN)),
+    ("knowledge", pa.string()),
+    ("response", pa.string()),
+    ("original_response", pa.string()),
+    ("begin", pa.list_(pa.string())),
+    ("vrm", pa.list_(pa.string())),
+    ("fine_label", pa.string()),
+    ("faithful", pa.bool_()),
+    ("provenance", pa.struct([("source", pa.string()), ("file", pa.string()), ("index", pa.int64())])),
+])
+
+# Dialogue rows that were read but not kept, with the reason.
+DIALOGUE_REJECT = pa.schema([
+    ("source", pa.string()),
+    ("file", pa.string()),
+    ("index", pa.int64()),
+    ("reason", pa.string()),
+])

@@ -1,6 +1,7 @@
 """End to end, in a temporary copy of the repo: `dvc repro` runs the Prefect flows on the real mirror,
-a second repro does nothing, a forced repro gives byte-identical artifacts, and an unreachable
-upstream source fails the fetch flow with one line that says how to switch it off."""
+a second repro does nothing, a forced repro gives byte-identical artifacts, an unreachable upstream
+source fails the fetch flow with one line that says how to switch it off, and the paper profile wires
+the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files)."""
 from __future__ import annotations
 
 import hashlib
@@ -15,12 +16,15 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from tasks.schemas import DETECTION_EXAMPLE, EDIT_EXAMPLE, REJECT
+from tasks.schemas import DETECTION_EXAMPLE, DIALOGUE_TURN, EDIT_EXAMPLE, REJECT
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
            "data/pawsx_edits/rejects.parquet", "metrics/pawsx_edits.json", "data/raw/SOURCES.json",
-           "data/raw/pawsx/x-final/en/dev_2k.tsv"]
+           "data/raw/pawsx/x-final/en/dev_2k.tsv", "data/dialogue/dstc11/train/h-full.parquet",
+           "data/dialogue/dstc11/test/h-2.parquet", "data/dialogue/dstc11/README.md", "metrics/dialogue/dstc11.json",
+           "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet"]
+VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
 def _run(args, cwd, env, check=True):
@@ -44,8 +48,8 @@ def repo(tmp_path_factory, mirror):
         if (ROOT / rel).is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / rel, dest / rel)
-    for stale in ("dvc.lock", "metrics/pawsx_edits.json"):
-        (dest / stale).unlink(missing_ok=True)
+    (dest / "dvc.lock").unlink()
+    shutil.rmtree(dest / "metrics")
     subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
     return dest
 
@@ -129,3 +133,64 @@ def test_unreachable_upstream_fails_in_one_line_and_keeps_data(built, env):
     finally:
         registry.write_text(saved[0])
         params_file.write_text(saved[1])
+
+
+def test_dialogue_datasets_and_truncation_variants(built):
+    stats = json.loads((built / "metrics/dialogue/dstc11.json").read_text())
+    assert stats["files"]["val/labels.json"]["read"] == 4173
+    assert stats["files"]["val/labels.json"]["kept"] == sum(s["turns"] for s in stats["splits"].values()) == 2129
+    for split in ("train", "valid", "test"):
+        tables = {v: pq.read_table(built / f"data/dialogue/dstc11/{split}/{v}.parquet") for v in VARIANTS}
+        assert all(t.schema.equals(DIALOGUE_TURN) for t in tables.values())
+        full = tables["h-full"].to_pylist()
+        assert all(t.num_rows == len(full) == stats["splits"][split]["turns"] for t in tables.values())
+        for v, h in (("h-3", 3), ("h-2", 2), ("h-1", 1), ("h-0", 0)):
+            for row, short in zip(full, tables[v].to_pylist()):
+                assert short["history"] == (row["history"][-h:] if h else [])
+                assert (short["id"], short["response"]) == (row["id"], row["response"])
+    assert "| train | 1699 |" in (built / "data/dialogue/dstc11/README.md").read_text()
+    begin = pq.read_table(built / "data/dialogue/begin/dev/h-full.parquet").to_pylist()
+    assert len(begin) == 1227 and {r["faithful"] for r in begin} == {True, False}
+
+
+def test_dialogue_variants_load_with_datasets(built):
+    from datasets import load_dataset
+
+    ds = load_dataset("parquet", data_files={"test": str(built / "data/dialogue/dstc11/test/h-1.parquet")})["test"]
+    assert ds.num_rows > 0 and all(len(h) == 1 and h[0]["speaker"] == "seeker" for h in ds["history"])
+
+
+def test_paper_profile_wires_faithdial_and_charp(built, env):
+    """Runs last: it switches the copy to the paper profile and restores it."""
+    params_file = built / "params.yaml"
+    saved = params_file.read_text()
+    raw = built / "data" / "raw"
+    try:
+        _run([sys.executable, "-m", "tasks.profiles", "paper"], built, env)
+        stages = _run(["dvc", "stage", "list"], built, env).stdout
+        assert "dialogue@faithdial" in stages and "dialogue@charp" in stages and "dialogue@dstc11" in stages
+        proc = _run([sys.executable, "-m", "flows.dialogue", "charp"], built, env, check=False)
+        assert proc.returncode == 1
+        assert proc.stderr.strip().splitlines()[-1].startswith(
+            "ERROR dialogue: dataset 'charp' needs data/raw/{charp,faithdial}")
+        shutil.copytree(ROOT / "tests/fixtures/faithdial", raw / "faithdial")
+        shutil.copytree(ROOT / "tests/fixtures/charp", raw / "charp")
+        params = yaml.safe_load(params_file.read_text())
+        params["dialogue"]["charp"]["files"]["hcharp"] = "hcharp.jsonl"
+        params_file.write_text(yaml.safe_dump(params))
+        for dataset in ("faithdial", "charp"):
+            _run([sys.executable, "-m", "flows.dialogue", dataset], built, env)
+        out = built / "data" / "dialogue"
+        assert pq.read_table(out / "faithdial/valid/h-full.parquet").num_rows == 4
+        assert [r["id"] for r in pq.read_table(out / "charp/hcharp/h-0.parquet").to_pylist()] == ["hcharp:1", "hcharp:4"]
+        subset = pq.read_table(out / "charp/faithdial_valid_charp/h-1.parquet").to_pylist()
+        assert [r["id"] for r in subset] == ["faithdial:valid:1", "faithdial:valid:4"]
+        assert all(len(r["history"]) == 1 for r in subset)
+        stats = json.loads((built / "metrics/dialogue/charp.json").read_text())
+        assert stats["files"]["echarp.json"] == {"read": 5, "kept": 2, "rejected": 3, "rejected_by_reason": {
+            "duplicate_row_idx": 1, "row_idx_out_of_range": 1, "row_idx_unusable_faithdial_turn": 1}}
+    finally:
+        params_file.write_text(saved)
+        for path in (raw / "faithdial", raw / "charp", built / "data/dialogue/faithdial", built / "data/dialogue/charp",
+                     built / "metrics/dialogue/faithdial.json", built / "metrics/dialogue/charp.json"):
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)

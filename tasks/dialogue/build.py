@@ -1,0 +1,43 @@
+"""Which loader builds which dialogue dataset, from data/raw and the `dialogue` params."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from tasks.dialogue.begin import load_begin
+from tasks.dialogue.charp import load_charp
+from tasks.dialogue.dstc11 import load_dstc11
+from tasks.dialogue.faithdial import load_faithdial
+from tasks.dialogue.turns import LoadResult
+from tasks.errors import PipelineError
+
+# dataset -> the data/raw/<source> folders it reads (also shown in its dataset card)
+RAW_SOURCES = {"dstc11": ["dstc11-track5"], "begin": ["begin", "begin-2021"], "faithdial": ["faithdial"],
+               "charp": ["charp", "faithdial"]}
+
+
+def load_dialogue(dataset: str, params: dict, raw_root: Path) -> LoadResult:
+    """Load one dataset; its raw sources must have been fetched (the paper profile fetches FaithDial/CHARP)."""
+    if dataset not in RAW_SOURCES:
+        raise PipelineError(f"unknown dialogue dataset '{dataset}'; known: {sorted(RAW_SOURCES)}")
+    missing = [s for s in RAW_SOURCES[dataset] if not (Path(raw_root) / s).is_dir()]
+    if missing:
+        raise PipelineError(f"dataset '{dataset}' needs data/raw/{{{','.join(missing)}}}: add them to "
+                            "params.yaml fetch.sources (the paper profile does) or remove the dataset from "
+                            "dialogue.datasets")
+    config = params.get(dataset, {})
+    if dataset == "dstc11":
+        return load_dstc11(Path(raw_root) / "dstc11-track5", config["split_fractions"], params["seed"])
+    if dataset == "begin":
+        return load_begin(Path(raw_root), config["faithful"])
+    if dataset == "faithdial":
+        return load_faithdial(Path(raw_root) / "faithdial", config["splits"])[0]
+    valid, counts = load_faithdial(Path(raw_root) / "faithdial", ["valid"])
+    return load_charp(Path(raw_root) / "charp", config["files"], valid.splits["valid"], counts["valid"])
+
+
+@task(name="load-dialogue", cache_policy=NO_CACHE, task_run_name="load-{dataset}")
+def load_dialogue_task(dataset: str, params: dict, raw_root: Path) -> LoadResult:
+    return load_dialogue(dataset, params, raw_root)

@@ -1,0 +1,57 @@
+"""Writing a dialogue dataset: one parquet per split and history variant, rejects, card and metrics."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from prefect import task
+from prefect.artifacts import create_table_artifact
+from prefect.cache_policies import NO_CACHE
+
+from tasks.dialogue.card import render_card, split_stats
+from tasks.dialogue.truncate import truncated_rows, variant_name
+from tasks.dialogue.turns import LoadResult
+from tasks.errors import PipelineError
+from tasks.io import atomic_dir, atomic_path, write_json, write_parquet
+from tasks.schemas import DIALOGUE_REJECT, DIALOGUE_TURN
+
+
+SPLIT_ORDER = ["train", "valid", "test", "dev", "dev_2021", "echarp", "hcharp", "faithdial_valid_charp"]
+
+
+def ordered_splits(result: LoadResult) -> list[str]:
+    return sorted(result.splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER else len(SPLIT_ORDER), s))
+
+
+def dataset_stats(result: LoadResult, variants: list) -> dict:
+    return {"files": {f: t.as_dict() for f, t in sorted(result.tallies.items())},
+            "splits": {split: split_stats(result.splits[split]) for split in ordered_splits(result)},
+            "variants": [variant_name(h) for h in variants]}
+
+
+def write_dialogue(dataset: str, result: LoadResult, variants: list, raw_sources: list[str], params: dict,
+                   out_dir: Path, metrics_file: Path) -> dict:
+    """Replace out_dir as a whole; fail on duplicate ids within a split."""
+    for split, rows in result.splits.items():
+        dupes = [i for i, n in Counter(r["id"] for r in rows).items() if n > 1]
+        if dupes:
+            raise PipelineError(f"dataset '{dataset}', split '{split}': duplicate ids {dupes[:5]}")
+    stats = dataset_stats(result, variants)
+    with atomic_dir(out_dir) as tmp:
+        for split, rows in result.splits.items():
+            for h in variants:
+                write_parquet(truncated_rows(rows, h), DIALOGUE_TURN, Path(tmp) / split / f"{variant_name(h)}.parquet")
+        write_parquet(result.rejects, DIALOGUE_REJECT, Path(tmp) / "rejects.parquet")
+        with atomic_path(Path(tmp) / "README.md") as card:
+            card.write_text(render_card(dataset, raw_sources, stats, params), encoding="utf-8")
+    write_json(stats, metrics_file)
+    return stats
+
+
+@task(name="write-dialogue", cache_policy=NO_CACHE, task_run_name="write-{dataset}")
+def write_dialogue_task(dataset: str, result: LoadResult, variants: list, raw_sources: list[str], params: dict,
+                        out_dir: Path, metrics_file: Path) -> None:
+    stats = write_dialogue(dataset, result, variants, raw_sources, params, out_dir, metrics_file)
+    create_table_artifact(key=f"dialogue-{dataset}-counts",
+                          table=[{"split": s, "turns": v["turns"]} for s, v in stats["splits"].items()],
+                          description=f"Dialogue dataset {dataset}: turns per split")

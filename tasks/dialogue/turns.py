@@ -1,0 +1,64 @@
+"""Building and validating dialogue-turn rows, and the result every loader returns."""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tasks.stats import Tally
+
+SEEKER, WIZARD = "seeker", "wizard"
+
+
+@dataclass
+class LoadResult:
+    """Kept turns per split, every reject with its reason, and the read/kept/rejected tally per file."""
+
+    splits: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
+    rejects: list[dict] = field(default_factory=list)
+    tallies: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+
+    def keep(self, file: str, row: dict) -> None:
+        self.tallies[file].keep()
+        self.splits[row["split"]].append(row)
+
+    def reject(self, source: str, file: str, index: int, reason: str) -> None:
+        self.tallies[file].reject(reason)
+        self.rejects.append({"source": source, "file": file, "index": index, "reason": reason})
+
+    def add(self, source: str, file: str, index: int, row: dict | str) -> None:
+        """Keep what make_turn built, or reject with the reason it gave."""
+        if isinstance(row, str):
+            self.reject(source, file, index, row)
+        else:
+            self.keep(file, row)
+
+
+def is_blank(value) -> bool:
+    """None, NaN, or a string with no content."""
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (
+        isinstance(value, str) and value.strip().lower() in ("", "nan"))
+
+
+def alternating_history(texts: list[str]) -> list[dict]:
+    """Speakers for a plain list of utterances whose last one is the seeker's."""
+    n = len(texts)
+    return [{"speaker": SEEKER if (n - 1 - k) % 2 == 0 else WIZARD, "text": t} for k, t in enumerate(texts)]
+
+
+def make_turn(*, id: str, split: str, dialogue_id: str, history: list[dict], knowledge, response,
+              source: str, file: str, index: int, original_response=None, begin=None, vrm=None,
+              fine_label=None, faithful=None) -> dict | str:
+    """A DIALOGUE_TURN row, or the reason the inputs cannot make one."""
+    if is_blank(response):
+        return "empty_response"
+    if is_blank(knowledge):
+        return "empty_knowledge"
+    if any(is_blank(t["text"]) for t in history):
+        return "empty_history_turn"
+    return {"id": id, "split": split, "dialogue_id": dialogue_id,
+            "history": [{"speaker": t["speaker"], "text": t["text"].strip()} for t in history],
+            "knowledge": knowledge.strip(), "response": response.strip(),
+            "original_response": None if is_blank(original_response) else original_response.strip(),
+            "begin": begin, "vrm": vrm, "fine_label": fine_label, "faithful": faithful,
+            "provenance": {"source": source, "file": file, "index": index}}
