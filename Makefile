@@ -31,8 +31,9 @@ server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
 
-bench: setup  ## throughput of the PAWS-X edits build and the no-op dvc repro time
+bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.hallucigen
 
 clean:
 	rm -rf data metrics/*.json

@@ -65,3 +65,36 @@ DIALOGUE_REJECT = pa.schema([
     ("index", pa.int64()),
     ("reason", pa.string()),
 ])
+
+# HalluciGen datasets (translation and paraphrase), generation view: one row per example.
+# langpair is the direction ("fr-en") for translation and the language ("en", "sv") for paraphrase.
+HALLUCIGEN_GENERATION = pa.schema([
+    ("id", pa.string()),
+    ("scenario", pa.string()),
+    ("langpair", pa.string()),
+    ("split", pa.string()),
+    ("source", pa.string()),
+    ("hyp_good", pa.string()),
+    ("hyp_bad", pa.string()),
+    ("type", pa.string()),
+    ("edit_from", pa.string()),
+    ("edit_to", pa.string()),
+    ("edit_start", pa.int32()),
+    ("edit_detail", pa.string()),
+    ("origin", pa.string()),
+    ("hyp_good_origin", pa.string()),
+])
+
+# HalluciGen detection view (built and published): label names the hallucinated hypothesis; null
+# for the published test files, which have no gold label.
+HALLUCIGEN_DETECTION = pa.schema([
+    ("id", pa.string()),
+    ("scenario", pa.string()),
+    ("langpair", pa.string()),
+    ("split", pa.string()),
+    ("source", pa.string()),
+    ("hyp1", pa.string()),
+    ("hyp2", pa.string()),
+    ("type", pa.string()),
+    ("label", pa.string()),
+])

@@ -16,14 +16,18 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from tasks.schemas import DETECTION_EXAMPLE, DIALOGUE_TURN, EDIT_EXAMPLE, REJECT
+from tasks.schemas import (DETECTION_EXAMPLE, DIALOGUE_TURN, EDIT_EXAMPLE, HALLUCIGEN_DETECTION,
+                           HALLUCIGEN_GENERATION, REJECT)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
            "data/pawsx_edits/rejects.parquet", "metrics/pawsx_edits.json", "data/raw/SOURCES.json",
            "data/raw/pawsx/x-final/en/dev_2k.tsv", "data/dialogue/dstc11/train/h-full.parquet",
            "data/dialogue/dstc11/test/h-2.parquet", "data/dialogue/dstc11/README.md", "metrics/dialogue/dstc11.json",
-           "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet"]
+           "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet",
+           "data/hallucigen/translation/test.generation.parquet", "data/hallucigen/translation/trial.detection.parquet",
+           "data/hallucigen/paraphrase/test.generation.parquet", "data/hallucigen/paraphrase/published.detection.parquet",
+           "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md"]
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
@@ -133,6 +137,26 @@ def test_unreachable_upstream_fails_in_one_line_and_keeps_data(built, env):
     finally:
         registry.write_text(saved[0])
         params_file.write_text(saved[1])
+
+
+def test_hallucigen_datasets_in_the_published_shape(built):
+    from collections import Counter
+
+    out = built / "data/hallucigen"
+    tr = {split: pq.read_table(out / f"translation/{split}.generation.parquet") for split in ("trial", "test")}
+    assert all(t.schema.equals(HALLUCIGEN_GENERATION) for t in tr.values())
+    for split, size in (("trial", 10), ("test", 100)):
+        assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in ("en-fr", "fr-en", "en-de", "de-en")}
+    pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist() for split in ("trial", "test")}
+    assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 16, "sv": 20}
+    assert Counter(r["langpair"] for r in pp["test"]) == {"en": 119, "sv": 119}
+    assert {r["type"] for r in pp["test"] if r["langpair"] == "en"} >= {"natural", "tense", "negation", "number"}
+    det = pq.read_table(out / "paraphrase/test.detection.parquet")
+    assert det.schema.equals(HALLUCIGEN_DETECTION) and det.num_rows == 238
+    stats = json.loads((built / "metrics/hallucigen_paraphrase.json").read_text())
+    assert stats["en"]["published_test_recall"] == 1.0 and stats["sv"]["published_test_sources_in_pool"] > 40
+    published = pq.read_table(out / "translation/published.detection.parquet").to_pylist()
+    assert {r["split"] for r in published} == {"trial", "test"}
 
 
 def test_dialogue_datasets_and_truncation_variants(built):

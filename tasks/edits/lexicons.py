@@ -1,0 +1,46 @@
+"""The curated word lists of the perturbation library (tasks/edits/lexicon/<name>_<lang>.tsv)."""
+from __future__ import annotations
+
+import csv
+import re
+from functools import lru_cache
+from pathlib import Path
+
+LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
+SYMMETRIC = {"antonym", "gender", "tense"}  # each pair also maps back
+
+
+@lru_cache(maxsize=None)
+def rows(name: str, lang: str) -> tuple[tuple[str, str], ...]:
+    """The (a, b) rows of a list as written; none when the language has no such list."""
+    path = LEXICON_DIR / f"{name}_{lang}.tsv"
+    if not path.is_file():
+        return ()
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
+        return tuple((row["a"], row["b"] or "") for row in reader)
+
+
+@lru_cache(maxsize=None)
+def pairs(name: str, lang: str) -> dict[str, str]:
+    """{word: replacement} (lower-cased keys); symmetric lists map both ways, the first pair winning."""
+    out: dict[str, str] = {}
+    for a, b in rows(name, lang):
+        out.setdefault(a.lower(), b)
+        if name in SYMMETRIC:
+            out.setdefault(b.lower(), a)
+    return out
+
+
+def words(name: str, lang: str) -> tuple[str, ...]:
+    """The first column of a list (months, additions), as written."""
+    return tuple(a for a, _ in rows(name, lang))
+
+
+@lru_cache(maxsize=None)
+def pattern(name: str, lang: str) -> re.Pattern | None:
+    """A case-insensitive whole-word pattern matching any key of the list, longest first."""
+    keys = sorted(pairs(name, lang), key=len, reverse=True)
+    if not keys:
+        return None
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-])", re.IGNORECASE)

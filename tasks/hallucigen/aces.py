@@ -1,0 +1,54 @@
+"""ACES (Amrhein et al. 2022) challenge-set rows as HalluciGen translation candidates.
+
+Upstream raw file data/challenge_set.jsonl of Hub dataset nikitam/ACES (fields include source,
+good-translation, incorrect-translation, reference, phenomena, langpair). Phenomena map to HalluciGen
+types by PHENOMENA below; unmapped phenomena and other language pairs are counted rejects."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tasks.hallucigen.select import Candidate
+from tasks.io import read_records
+from tasks.stats import Tally
+
+# ACES phenomenon -> HalluciGen type (overview §2: the types other than tense and negation come from ACES).
+PHENOMENA = {
+    "addition": "addition",
+    "named-entity": "named-entity", "hallucination-named-entity-level-1": "named-entity",
+    "hallucination-named-entity-level-2": "named-entity", "hallucination-named-entity-level-3": "named-entity",
+    "hallucination-number-level-1": "number", "hallucination-number-level-2": "number",
+    "hallucination-number-level-3": "number", "number": "number",
+    "hallucination-unit-conversion-amount-matches-ref": "conversion",
+    "hallucination-unit-conversion-unit-matches-ref": "conversion", "conversion": "conversion",
+    "hallucination-date-time": "date", "date-time": "date",
+    "wrong-gender": "gender", "coreference-based-on-commonsense": "pronoun",
+    "antonym-replacement": "antonym", "antonym": "antonym",
+    "pronoun": "pronoun",
+}
+
+
+def aces_candidates(path: Path, directions: list[str]) -> tuple[dict[str, list[Candidate]], Tally]:
+    """Candidates per type for the given directions, and the read/kept/rejected tally."""
+    out: dict[str, list[Candidate]] = {}
+    tally = Tally()
+    for index, row in enumerate(read_records(path, "aces/challenge_set.jsonl")):
+        type_ = PHENOMENA.get(row.get("phenomena"))
+        fields = [row.get(k) for k in ("source", "good-translation", "incorrect-translation")]
+        if row.get("langpair") not in directions:
+            tally.reject("other_langpair")
+        elif type_ is None:
+            tally.reject("unmapped_phenomenon")
+        elif any(not isinstance(f, str) or not f.strip() for f in fields):
+            tally.reject("empty_text")
+        elif fields[1].strip() == fields[2].strip():
+            tally.reject("good_equals_incorrect")
+        else:
+            tally.keep()
+            source, good, bad = (f.strip() for f in fields)
+            out.setdefault(row["langpair"], []).append(Candidate(
+                key=f"aces:{source}", type=type_,
+                row={"scenario": "translation", "langpair": row["langpair"], "source": source, "hyp_good": good,
+                     "hyp_bad": bad, "type": type_, "edit_from": None, "edit_to": None, "edit_start": None,
+                     "edit_detail": f"aces:{row['phenomena']}", "origin": f"aces:{index}",
+                     "hyp_good_origin": "aces"}))
+    return out, tally

@@ -1,0 +1,43 @@
+"""Named-entity spans for the perturbation context: spaCy NER (en, fr), English entities carried over to
+an aligned German sentence, and capitalised names for Swedish."""
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Doc
+
+NER_LABELS = {"en": {"PERSON", "GPE", "LOC", "ORG"}, "fr": {"PER", "LOC", "ORG"}}
+NAME = re.compile(r"(?<![\w-])[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+(?:\s+[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+)*")
+
+
+def ner_spans(doc: Doc, lang: str) -> list[tuple[int, int, str]]:
+    return [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in NER_LABELS.get(lang, ())]
+
+
+def aligned_spans(text: str, english_doc: Doc) -> list[tuple[int, int, str]]:
+    """English NER entities that occur verbatim in ``text`` (names mostly survive translation)."""
+    spans = []
+    for start, end, label in ner_spans(english_doc, "en"):
+        k = text.find(english_doc.text[start:end])
+        if k >= 0:
+            spans.append((k, k + end - start, label))
+    return spans
+
+
+def name_spans(text: str) -> list[tuple[int, int, str]]:
+    """Capitalised word sequences (3+ letters) not opening a sentence, labelled NAME (Swedish); none in
+    headline-cased text, where most words are capitalised."""
+    words = text.split()
+    if sum(w[:1].isupper() for w in words) > len(words) / 2:
+        return []
+    return [(m.start(), m.end(), "NAME") for m in NAME.finditer(text)
+            if m.start() > 0 and len(m.group(0)) >= 3 and not re.search(r"[.!?:\"]\s*$", text[:m.start()])]
+
+
+def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]]) -> dict[str, list[str]]:
+    """label -> sorted distinct entity strings."""
+    pool: dict[str, set] = {}
+    for text, spans in spans_by_text:
+        for start, end, label in spans:
+            pool.setdefault(label, set()).add(text[start:end])
+    return {label: sorted(v) for label, v in sorted(pool.items())}

@@ -1,0 +1,64 @@
+"""Writing a HalluciGen dataset: generation and detection views per split, the published files, a
+dataset card and metrics; the quality gates run first."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from prefect import task
+from prefect.artifacts import create_table_artifact
+from prefect.cache_policies import NO_CACHE
+
+from tasks.hallucigen.select import check_gates, detection_row
+from tasks.io import atomic_dir, atomic_path, write_json, write_parquet
+from tasks.schemas import HALLUCIGEN_DETECTION, HALLUCIGEN_GENERATION
+
+
+def type_table(rows: list[dict]) -> list[dict]:
+    counts = Counter((r["split"], r["langpair"], r["type"]) for r in rows)
+    return [{"split": s, "langpair": lp, "type": t, "examples": n} for (s, lp, t), n in sorted(counts.items())]
+
+
+def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
+    lines = [f"# HalluciGen {scenario} dataset", "",
+             f"Built by `dvc repro hallucigen_{scenario}` (flow `flows/hallucigen_{scenario}.py`) from `data/raw/`, "
+             "following the CLEF-2024 ELOQUENT HalluciGen overview §2. Schemas: `HALLUCIGEN_GENERATION` and "
+             "`HALLUCIGEN_DETECTION` in `tasks/schemas.py`.", "", "## Sources and licences", ""]
+    lines += [f"- {s}" for s in stats["sources"]]
+    lines += ["", "## Files", "", "- `{trial,test}.generation.parquet`: source, hyp_good (hyp+), hyp_bad (hyp-), type, "
+              "the edit and its origin", "- `{trial,test}.detection.parquet`: hyp1, hyp2 (order drawn per example "
+              "from a seeded RNG) and label (the hallucinated one)",
+              f"- `published.detection.parquet`: the published trial and test files ({len(published)} rows; the test "
+              "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
+              "| split | langpair | type | examples |", "|---|---|---|---|"]
+    lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
+    lines += ["", "## Build parameters", "", "```", *[f"{k}: {v}" for k, v in params.items()], "```", "",
+              "Rejects by reason, candidate counts and each type's applicability rate on the sources are in "
+              f"`metrics/hallucigen_{scenario}.json`.", ""]
+    return "\n".join(lines)
+
+
+def write_hallucigen(scenario: str, rows: list[dict], published: list[dict], stats: dict, params: dict,
+                     exhausted: dict[str, set], out_dir: Path, metrics_file: Path) -> None:
+    for group in sorted({r["langpair"] for r in rows}):
+        check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", params["balance_tolerance"],
+                    exhausted.get(group, set()))
+    stats = {**stats, "examples": {f"{r['split']}/{r['langpair']}/{r['type']}": r["examples"] for r in type_table(rows)}}
+    with atomic_dir(out_dir) as tmp:
+        for split in ("trial", "test"):
+            split_rows = [r for r in rows if r["split"] == split]
+            write_parquet(split_rows, HALLUCIGEN_GENERATION, Path(tmp) / f"{split}.generation.parquet")
+            write_parquet([detection_row(r, params["seed"]) for r in split_rows], HALLUCIGEN_DETECTION,
+                          Path(tmp) / f"{split}.detection.parquet")
+        write_parquet(published, HALLUCIGEN_DETECTION, Path(tmp) / "published.detection.parquet")
+        with atomic_path(Path(tmp) / "README.md") as card:
+            card.write_text(render_card(scenario, rows, stats, params, published), encoding="utf-8")
+    write_json(stats, metrics_file)
+
+
+@task(name="write-hallucigen", cache_policy=NO_CACHE, task_run_name="write-{scenario}")
+def write_hallucigen_task(scenario: str, rows: list[dict], published: list[dict], stats: dict, params: dict,
+                          exhausted: dict[str, set], out_dir: Path, metrics_file: Path) -> None:
+    write_hallucigen(scenario, rows, published, stats, params, exhausted, out_dir, metrics_file)
+    create_table_artifact(key=f"hallucigen-{scenario}-counts", table=type_table(rows),
+                          description=f"HalluciGen {scenario}: examples per split, direction/language and type")

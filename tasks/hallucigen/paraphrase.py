@@ -1,0 +1,194 @@
+"""HalluciGen paraphrase dataset (overview §2.2): English from SHROOM PG, Swedish from SweParaphrase v2.0
+(label 5) and the Turku paraphrase corpus (label 4)."""
+from __future__ import annotations
+
+import csv
+import json
+import random
+import re
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+from tasks.dialogue.turns import is_blank
+from tasks.edits.library import TYPES, Context, perturb
+from tasks.edits.result import Edit
+from tasks.errors import InputError
+from tasks.hallucigen.consistency import failed_checks
+from tasks.hallucigen.entities import name_spans, ner_spans, pool_of
+from tasks.hallucigen.select import Candidate
+from tasks.io import read_records
+from tasks.stats import Tally
+
+
+def normalise(text: str) -> str:
+    """Lower-cased words only: the published files differ from their sources in case, quotes and punctuation."""
+    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFC", text).lower()))
+
+
+def published_sources(path: Path) -> set[str]:
+    """Distinct normalised `source` values of a published HalluciGen PG csv."""
+    if not path.is_file():
+        raise InputError(f"{path}: file not found")
+    with open(path, encoding="utf-8", newline="") as fh:
+        return {normalise(row["source"]) for row in csv.DictReader(fh)}
+
+
+def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dict]], dict]:
+    """PG items of every SHROOM file, grouped by source (first seen first); NaN/empty src rejected."""
+    by_source: dict[str, list[dict]] = {}
+    tallies = {}
+    for file in files:
+        tally = Tally()
+        for index, item in enumerate(read_records(shroom_dir / file, f"shroom/{file}")):
+            if not isinstance(item, dict) or item.get("task") != "PG":
+                tally.reject("not_pg_task")
+            elif is_blank(item.get("src")) or not isinstance(item.get("src"), str):
+                tally.reject("empty_src")
+            elif is_blank(item.get("hyp")) or not isinstance(item.get("hyp"), str):
+                tally.reject("empty_hyp")
+            else:
+                tally.keep()
+                by_source.setdefault(item["src"].strip(), []).append(
+                    {"hyp": item["hyp"].strip(), "label": item.get("label"), "origin": f"shroom:{file}:{index}"})
+        tallies[file] = tally.as_dict()
+    return by_source, tallies
+
+
+def rank_sources(sources: list[str], min_chars: int) -> list[str]:
+    """Long sources first, those with numbers before the rest (overview §2.2)."""
+    kept = [s for s in sources if len(s) >= min_chars]
+    return sorted(kept, key=lambda s: (not re.search(r"\d", s), -len(s), s))
+
+
+def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, list[Candidate]], dict]:
+    by_source, tallies = shroom_items(Path(raw_root) / "shroom", params["shroom_files"])
+    ranked = rank_sources(list(by_source), params["min_source_chars"])
+    published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_en.csv")
+    pool = ranked[: params["pool_size"]]
+    stats = {"files": tallies, "distinct_sources": len(by_source), "ranked_sources": len(ranked),
+             "pool_size": len(pool), "published_test_sources": len(published),
+             "published_test_recall": round(len(published & {normalise(x) for x in pool}) / len(published), 4)}
+    goods, naturals = [], []
+    for src in pool:
+        hyps = by_source[src]
+        passing = [h for h in hyps if h["label"] != "Hallucination"
+                   and not failed_checks(src, h["hyp"], params["min_similarity"])]
+        failing = [h for h in hyps if h not in passing]
+        good = passing[0] if passing else None
+        goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
+        naturals.append(failing[0] if failing else None)
+    docs = list(nlp.pipe(g for _, g, _ in goods))
+    spans = [ner_spans(d, "en") for d in docs]
+    entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
+    candidates: dict[str, list[Candidate]] = defaultdict(list)
+    applicability: dict[str, Tally] = defaultdict(Tally)
+    for (src, good, origin), doc, ents, natural in zip(goods, docs, spans, naturals):
+        base = {"scenario": "paraphrase", "langpair": "en", "source": src, "hyp_good": good,
+                "hyp_good_origin": "shroom" if origin != "source" else "source"}
+        for type_ in [t for t in TYPES if t in params["types"]]:
+            if type_ != "natural" and origin == "source":
+                applicability[type_].reject("no_consistent_shroom_paraphrase")
+                continue
+            if type_ == "natural":
+                if natural is None or natural["hyp"] == good:
+                    applicability[type_].reject("no_failing_shroom_hypothesis")
+                    continue
+                row = {**base, "hyp_bad": natural["hyp"], "type": "natural", "edit_from": None, "edit_to": None,
+                       "edit_start": None, "edit_detail": "shroom:" + ",".join(
+                           failed_checks(src, natural["hyp"], params["min_similarity"]) or ["labelled"]),
+                       "origin": natural["origin"]}
+            else:
+                ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool)
+                result = perturb(type_, good, ctx)
+                if not isinstance(result, Edit):
+                    applicability[type_].reject(result.reason)
+                    continue
+                row = {**base, "hyp_bad": result.bad, "type": type_, "edit_from": result.source,
+                       "edit_to": result.target, "edit_start": result.start, "edit_detail": result.detail,
+                       "origin": origin}
+            applicability[type_].keep()
+            candidates[type_].append(Candidate(key=src, type=type_, row=row))
+    stats["hyp_good_origin"] = {o: sum(1 for _, _, g in goods if (g == "source") == (o == "source"))
+                                for o in ("shroom", "source")}
+    stats["applicability"] = {t: a.as_dict() for t, a in sorted(applicability.items())}
+    return candidates, stats
+
+
+def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict]:
+    """Top-similarity pairs: SweParaphrase label 5.0, Turku label exactly '4' (flagged 4s rejected)."""
+    pairs, tallies = [], {}
+    for file in params["sweparaphrase_files"]:
+        tally = Tally()
+        for index, row in enumerate(read_records(Path(raw_root) / "sweparaphrase" / file, f"sweparaphrase/{file}")):
+            if is_blank(row.get("sentence_1")) or is_blank(row.get("sentence_2")):
+                tally.reject("empty_text")
+            elif row.get("label") != 5.0:
+                tally.reject("below_top_similarity")
+            else:
+                tally.keep()
+                pairs.append({"source": row["sentence_1"].strip(), "good": row["sentence_2"].strip(),
+                              "origin": f"sweparaphrase:{file}:{index}"})
+        tallies[f"sweparaphrase/{file}"] = tally.as_dict()
+    tally = Tally()
+    for index, row in enumerate(read_records(Path(raw_root) / "turku-paraphrase-sv" / "test.json",
+                                             "turku-paraphrase-sv/test.json")):
+        label = str(row.get("label", ""))
+        if is_blank(row.get("txt1")) or is_blank(row.get("txt2")):
+            tally.reject("empty_text")
+        elif label == "4":
+            tally.keep()
+            pairs.append({"source": row["txt1"].strip(), "good": row["txt2"].strip(), "origin": f"turku:test.json:{index}"})
+        else:
+            tally.reject("flagged_label" if label.startswith("4") else "below_top_similarity")
+    tallies["turku-paraphrase-sv/test.json"] = tally.as_dict()
+    return pairs, tallies
+
+
+def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
+    pairs, tallies = swedish_pairs(raw_root, params)
+    published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
+    seen, unique = set(), []
+    for p in pairs:
+        if p["source"] not in seen and p["source"] != p["good"]:
+            seen.add(p["source"])
+            unique.append(p)
+    stats = {"files": tallies, "pool_size": len(unique), "published_test_sources": len(published),
+             "published_test_sources_in_pool": len(published & {normalise(x) for x in seen})}
+    spans = [name_spans(p["good"]) for p in unique]
+    entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)])
+    candidates: dict[str, list[Candidate]] = defaultdict(list)
+    applicability: dict[str, Tally] = defaultdict(Tally)
+    for p, ents in zip(unique, spans):
+        for type_ in [t for t in TYPES if t in params["types"] and t != "natural"]:
+            ctx = Context("sv", random.Random(f"{params['seed']}:sv:{type_}:{p['source']}"), None, ents, entity_pool)
+            result = perturb(type_, p["good"], ctx)
+            if not isinstance(result, Edit):
+                applicability[type_].reject(result.reason)
+                continue
+            applicability[type_].keep()
+            candidates[type_].append(Candidate(key=p["source"], type=type_, row={
+                "scenario": "paraphrase", "langpair": "sv", "source": p["source"], "hyp_good": p["good"],
+                "hyp_bad": result.bad, "type": type_, "edit_from": result.source, "edit_to": result.target,
+                "edit_start": result.start, "edit_detail": result.detail, "origin": p["origin"],
+                "hyp_good_origin": p["origin"].split(":")[0]}))
+    stats["applicability"] = {t: a.as_dict() for t, a in sorted(applicability.items())}
+    return candidates, stats
+
+
+def build_paraphrase(raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, dict[str, set]]:
+    """Rows of both splits for English and Swedish, the stats, and per language the types that ran out."""
+    from tasks.hallucigen.select import select_balanced
+
+    rows, stats, exhausted = [], {}, {}
+    for lang in params["languages"]:
+        candidates, lang_stats = (english_candidates(raw_root, params, nlp) if lang == "en"
+                                  else swedish_candidates(raw_root, params))
+        chosen, exhausted[lang] = select_balanced(candidates, params["sizes"][lang],
+                                                  random.Random(f"{params['seed']}:select:{lang}"))
+        for split, picked in chosen.items():
+            rows += [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split} for k, cand in enumerate(picked)]
+        lang_stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}
+        lang_stats["exhausted_types"] = sorted(exhausted[lang])
+        stats[lang] = lang_stats
+    return rows, stats, exhausted

@@ -1,0 +1,79 @@
+"""Choosing examples as uniform across types as the pool allows, the detection view, and the quality gates."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from tasks.edits.library import TYPES
+from tasks.errors import PipelineError
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str  # the source sentence's identity: one example per source
+    type: str
+    row: dict  # a HALLUCIGEN_GENERATION row without id and split
+
+
+def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random
+                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
+    """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
+    using a source twice. Returns the splits and the types whose candidates ran out."""
+    queues = {t: rng.sample(c, len(c)) for t, c in sorted(candidates.items()) if c}
+    order = sorted(queues)
+    rng.shuffle(order)
+    used, exhausted, chosen = set(), set(), {}
+    for split, size in sizes.items():
+        picked: list[Candidate] = []
+        while len(picked) < size and len(exhausted) < len(order):
+            for t in order:
+                if len(picked) >= size:
+                    break
+                queue = queues[t]
+                while queue and queue[0].key in used:
+                    queue.pop(0)
+                if not queue:
+                    exhausted.add(t)
+                    continue
+                cand = queue.pop(0)
+                used.add(cand.key)
+                picked.append(cand)
+        chosen[split] = picked
+    return chosen, exhausted | {t for t in TYPES if t not in queues}
+
+
+def detection_row(row: dict, seed: int) -> dict:
+    """hyp1/hyp2 in an order drawn from an RNG seeded by the example id; label names the hallucinated one."""
+    bad_first = random.Random(f"{seed}:detection:{row['id']}").random() < 0.5
+    hyps = (row["hyp_bad"], row["hyp_good"]) if bad_first else (row["hyp_good"], row["hyp_bad"])
+    return {"id": row["id"], "scenario": row["scenario"], "langpair": row["langpair"], "split": row["split"],
+            "source": row["source"], "hyp1": hyps[0], "hyp2": hyps[1], "type": row["type"],
+            "label": "hyp1" if bad_first else "hyp2"}
+
+
+def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str]) -> None:
+    """Fail with a clear message on: duplicate ids; hyp+ == hyp-; a type outside the eleven; a source in
+    both trial and test; per split, type counts further apart than ``tolerance`` (types whose pool ran
+    out excepted)."""
+    where = f"HalluciGen {group}"
+    dupes = [i for i, n in Counter(r["id"] for r in rows).items() if n > 1]
+    if dupes:
+        raise PipelineError(f"{where}: duplicate ids {dupes[:5]}")
+    same = [r["id"] for r in rows if r["hyp_good"] == r["hyp_bad"]]
+    if same:
+        raise PipelineError(f"{where}: hyp+ equals hyp- in {same[:5]}")
+    unknown = sorted({r["type"] for r in rows} - set(TYPES))
+    if unknown:
+        raise PipelineError(f"{where}: types outside the eleven: {unknown}")
+    by_split: dict[str, set] = {}
+    for r in rows:
+        by_split.setdefault(r["split"], set()).add(r["source"])
+    both = by_split.get("trial", set()) & by_split.get("test", set())
+    if both:
+        raise PipelineError(f"{where}: {len(both)} sources in both trial and test, e.g. {sorted(both)[0]!r}")
+    for split in by_split:
+        counts = Counter(r["type"] for r in rows if r["split"] == split and r["type"] not in exhausted)
+        if counts and max(counts.values()) - min(counts.values()) > tolerance:
+            raise PipelineError(f"{where}, {split}: type counts {dict(sorted(counts.items()))} differ by more than "
+                                f"the tolerance {tolerance}")

@@ -1,0 +1,101 @@
+"""HalluciGen translation dataset (overview §2.1): en-fr, fr-en, en-de, de-en.
+
+Without ACES, every type but natural is built from PAWS-X pairs labelled paraphrase: for X->en the
+English sentence1 is perturbed (source: the French/German sentence1), for en->X the French/German one
+(source: the English sentence1). With the ACES source fetched and switched on, its rows join the pool."""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from pathlib import Path
+
+from tasks.edits.library import TYPES, Context, perturb
+from tasks.edits.result import Edit
+from tasks.hallucigen.aces import aces_candidates
+from tasks.hallucigen.entities import aligned_spans, ner_spans, pool_of
+from tasks.hallucigen.select import Candidate, select_balanced
+from tasks.pawsx.build import SPLIT_FILES, pawsx_file
+from tasks.pawsx.reader import read_pawsx
+from tasks.stats import Tally
+
+
+def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict]:
+    """Paraphrase-labelled PAWS-X ids with their en/fr/de sentence1 (a language may be missing)."""
+    items, tallies = [], {}
+    for split in splits:
+        by_lang = {}
+        for lang in ("en", "fr", "de"):
+            name = f"x-final/{lang}/{SPLIT_FILES[split]}"
+            rows, _, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
+            tallies[name] = tally.as_dict()
+            by_lang[lang] = {r.id: r for r in rows}
+        for pid, row in by_lang["en"].items():
+            if row.label == 1:
+                items.append({"key": f"pawsx:{split}:{pid}", "en": row.sentence1,
+                              **{lang: by_lang[lang][pid].sentence1 for lang in ("fr", "de") if pid in by_lang[lang]}})
+    return items, tallies
+
+
+def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict
+                         ) -> tuple[dict[str, list[Candidate]], dict[str, Tally]]:
+    """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type."""
+    src_lang, tgt_lang = direction.split("-")
+    rng = random.Random(f"{params['seed']}:{direction}")
+    usable = [it for it in items if src_lang in it and tgt_lang in it]
+    sample = rng.sample(usable, min(len(usable), params["pool_per_direction"]))
+    targets = [it[tgt_lang] for it in sample]
+    docs = list(nlp[tgt_lang].pipe(targets)) if tgt_lang in nlp else [None] * len(sample)
+    if tgt_lang in nlp:
+        spans = [ner_spans(d, tgt_lang) for d in docs]
+    else:  # German: English entities found verbatim in the German sentence
+        spans = [aligned_spans(t, d) for t, d in zip(targets, nlp["en"].pipe(it["en"] for it in sample))]
+    pool = pool_of(list(zip(targets, spans)))
+    candidates: dict[str, list[Candidate]] = defaultdict(list)
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for it, text, doc, ents in zip(sample, targets, docs, spans):
+        for type_ in [t for t in TYPES if t in params["types"]]:
+            ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents, pool)
+            result = perturb(type_, text, ctx)
+            if not isinstance(result, Edit):
+                tallies[type_].reject(result.reason)
+                continue
+            tallies[type_].keep()
+            candidates[type_].append(Candidate(key=it["key"], type=type_, row={
+                "scenario": "translation", "langpair": direction, "source": it[src_lang], "hyp_good": text,
+                "hyp_bad": result.bad, "type": type_, "edit_from": result.source, "edit_to": result.target,
+                "edit_start": result.start, "edit_detail": result.detail, "origin": it["key"],
+                "hyp_good_origin": "pawsx"}))
+    return candidates, tallies
+
+
+def build_translation(raw_root: Path, params: dict, nlp: dict) -> tuple[list[dict], dict, dict[str, set]]:
+    """Rows of both splits for every direction, the stats, and per direction the types that ran out."""
+    items, file_tallies = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
+    aces, aces_tally = ({}, None)
+    if params["use_aces"]:
+        aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
+    rows, stats, exhausted = [], {"files": file_tallies, "pool_items": len(items), "directions": {}}, {}
+    for direction in params["directions"]:
+        candidates, tallies = direction_candidates(direction, items, nlp, params)
+        for cand in aces.get(direction, []):
+            candidates[cand.type].append(cand)
+        chosen, exhausted[direction] = select_balanced(candidates, params["sizes"],
+                                                       random.Random(f"{params['seed']}:select:{direction}"))
+        for split, picked in chosen.items():
+            for k, cand in enumerate(picked):
+                rows.append({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
+        stats["directions"][direction] = {
+            "applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
+            "candidates": {t: len(c) for t, c in sorted(candidates.items())},
+            "selected": {split: _count_types(picked) for split, picked in chosen.items()},
+            "exhausted_types": sorted(exhausted[direction])}
+    if aces_tally is not None:
+        stats["aces"] = aces_tally.as_dict()
+    return rows, stats, exhausted
+
+
+def _count_types(picked: list[Candidate]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for cand in picked:
+        counts[cand.type] += 1
+    return dict(sorted(counts.items()))

