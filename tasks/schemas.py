@@ -1,10 +1,8 @@
 """Arrow schemas of the pipeline's tabular artifacts: the one place each schema is defined."""
 import pyarrow as pa
 
-# PAWS-X tense/negation edits, generation view: one row per example.
-EDIT_EXAMPLE = pa.schema([
-    ("id", pa.string()),
-    ("langpair", pa.string()),
+# Columns every generation view shares: the example and the edit that made hyp_bad (null for model output).
+EXAMPLE_COLUMNS = [
     ("source", pa.string()),
     ("hyp_good", pa.string()),
     ("hyp_bad", pa.string()),
@@ -13,6 +11,21 @@ EDIT_EXAMPLE = pa.schema([
     ("edit_to", pa.string()),
     ("edit_start", pa.int32()),
     ("edit_detail", pa.string()),
+]
+# Columns every detection view shares: label names the hallucinated hypothesis.
+DETECTION_COLUMNS = [
+    ("source", pa.string()),
+    ("hyp1", pa.string()),
+    ("hyp2", pa.string()),
+    ("type", pa.string()),
+    ("label", pa.string()),
+]
+
+# PAWS-X tense/negation edits, generation view: one row per example.
+EDIT_EXAMPLE = pa.schema([
+    ("id", pa.string()),
+    ("langpair", pa.string()),
+    *EXAMPLE_COLUMNS,
     ("pawsx_lang", pa.string()),
     ("pawsx_split", pa.string()),
     ("pawsx_id", pa.string()),
@@ -22,11 +35,7 @@ EDIT_EXAMPLE = pa.schema([
 DETECTION_EXAMPLE = pa.schema([
     ("id", pa.string()),
     ("langpair", pa.string()),
-    ("source", pa.string()),
-    ("hyp1", pa.string()),
-    ("hyp2", pa.string()),
-    ("type", pa.string()),
-    ("label", pa.string()),
+    *DETECTION_COLUMNS,
 ])
 
 # Every input row that did not become an example, with where it came from and why.
@@ -73,14 +82,7 @@ HALLUCIGEN_GENERATION = pa.schema([
     ("scenario", pa.string()),
     ("langpair", pa.string()),
     ("split", pa.string()),
-    ("source", pa.string()),
-    ("hyp_good", pa.string()),
-    ("hyp_bad", pa.string()),
-    ("type", pa.string()),
-    ("edit_from", pa.string()),
-    ("edit_to", pa.string()),
-    ("edit_start", pa.int32()),
-    ("edit_detail", pa.string()),
+    *EXAMPLE_COLUMNS,
     ("origin", pa.string()),
     ("hyp_good_origin", pa.string()),
 ])
@@ -92,9 +94,5 @@ HALLUCIGEN_DETECTION = pa.schema([
     ("scenario", pa.string()),
     ("langpair", pa.string()),
     ("split", pa.string()),
-    ("source", pa.string()),
-    ("hyp1", pa.string()),
-    ("hyp2", pa.string()),
-    ("type", pa.string()),
-    ("label", pa.string()),
+    *DETECTION_COLUMNS,
 ])

@@ -27,7 +27,8 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet",
            "data/hallucigen/translation/test.generation.parquet", "data/hallucigen/translation/trial.detection.parquet",
            "data/hallucigen/paraphrase/test.generation.parquet", "data/hallucigen/paraphrase/published.detection.parquet",
-           "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md"]
+           "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md",
+           "data/hallucigen_llm/generation.parquet", "metrics/hallucigen_llm.json"]
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
@@ -157,6 +158,14 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     assert stats["en"]["published_test_recall"] == 1.0 and stats["sv"]["published_test_sources_in_pool"] > 40
     published = pq.read_table(out / "translation/published.detection.parquet").to_pylist()
     assert {r["split"] for r in published} == {"trial", "test"}
+
+
+def test_llm_generation_path_runs_on_the_offline_model(built):
+    stats = json.loads((built / "metrics/hallucigen_llm.json").read_text())
+    assert stats["read"] == 12 and stats["kept"] + stats["rejected"] == 12  # 2 sources x 4 directions + 2 languages
+    table = pq.read_table(built / "data/hallucigen_llm/generation.parquet")
+    assert table.schema.equals(HALLUCIGEN_GENERATION) and table.num_rows == stats["kept"]
+    assert set(table.column("type").to_pylist()) <= {"natural"}
 
 
 def test_dialogue_datasets_and_truncation_variants(built):

@@ -1,0 +1,85 @@
+"""The LLM generation path: hyp+/hyp- from a model with the overview's prompts (Tables 9 and 10), for
+sources of the built datasets. Empty or unparsable completions are counted rejects, never crashes."""
+from __future__ import annotations
+
+import re
+
+from tasks.stats import Tally
+
+LANGUAGE = {"en": "English", "fr": "French", "de": "German", "sv": "Swedish"}
+PARAPHRASE_PROMPT = {
+    "en": "Given the src below, generate a paraphrase hypothesis hyp+ that is supported by src and a paraphrase "
+          "hypothesis hyp- that is not supported by src.\nsrc: {source}",
+    "sv": "Generera en parafras hyp+ som stöds av src och en andra parafras hyp- som inte stöds av src.\nsrc: {source}",
+}
+TRANSLATION_PROMPTS = {
+    "good": "Translate the following text into {tgt}\nText: {source}\n{tgt}:",
+    "general": "Translate the following text incorrectly into {tgt}\nText: {source}\n{tgt}:",
+    "mentions": "Translate the following text incorrectly into {tgt} and change its meaning, for example by inserting a "
+                "word, changing the tense of the text, negating the text, or replacing a date, number, named entity, "
+                "or pronoun.\nText: {source}\n{tgt}:",
+}
+HYP = re.compile(r"hyp\s*([+-])\s*[:=]\s*[\"“]?(.+?)[\"”]?\s*(?=\n|hyp\s*[+-]\s*[:=]|$)", re.IGNORECASE | re.DOTALL)
+
+
+def parse_paraphrase(completion: str | None) -> tuple[str, str] | str:
+    """(hyp+, hyp-) from a completion that names both, or the reason it cannot be used."""
+    if completion is None or not completion.strip():
+        return "empty_completion"
+    found = {}
+    for sign, text in HYP.findall(completion):
+        found.setdefault(sign, text.strip())
+    if "+" not in found or "-" not in found or not found["+"] or not found["-"]:
+        return "unparsable_completion"
+    if found["+"] == found["-"]:
+        return "identical_hypotheses"
+    return found["+"], found["-"]
+
+
+def parse_translation(completion: str | None, tgt: str) -> str | None:
+    """The first non-empty line, without a leading '<Language>:' label; None when there is none."""
+    if completion is None:
+        return None
+    for line in completion.splitlines():
+        line = re.sub(rf"^\s*{re.escape(tgt)}\s*:\s*", "", line).strip()
+        if line:
+            return line
+    return None
+
+
+def generation_prompts(rows: list[dict], variant: str) -> list[tuple[dict, list[str]]]:
+    """Per source row, the prompts that produce its hypotheses (one for paraphrase, two for translation)."""
+    out = []
+    for row in rows:
+        if row["scenario"] == "paraphrase":
+            out.append((row, [PARAPHRASE_PROMPT[row["langpair"]].format(source=row["source"])]))
+        else:
+            tgt = LANGUAGE[row["langpair"].split("-")[1]]
+            out.append((row, [TRANSLATION_PROMPTS[k].format(tgt=tgt, source=row["source"]) for k in ("good", variant)]))
+    return out
+
+
+def generate(rows: list[dict], client, variant: str, model_label: str) -> tuple[list[dict], Tally]:
+    """Generated examples (type natural: model output) for the source rows, and the accounting."""
+    jobs = generation_prompts(rows, variant)
+    completions = iter(client.complete([p for _, prompts in jobs for p in prompts]))
+    tally, out = Tally(), []
+    for row, prompts in jobs:
+        answers = [next(completions) for _ in prompts]
+        if row["scenario"] == "paraphrase":
+            parsed = parse_paraphrase(answers[0])
+        else:
+            tgt = LANGUAGE[row["langpair"].split("-")[1]]
+            good, bad = (parse_translation(a, tgt) for a in answers)
+            parsed = "empty_completion" if good is None or bad is None else (
+                "identical_hypotheses" if good == bad else (good, bad))
+        if isinstance(parsed, str):
+            tally.reject(parsed)
+            continue
+        tally.keep()
+        out.append({"id": f"llm:{row['id']}", "scenario": row["scenario"], "langpair": row["langpair"],
+                    "split": row["split"], "source": row["source"], "hyp_good": parsed[0], "hyp_bad": parsed[1],
+                    "type": "natural", "edit_from": None, "edit_to": None, "edit_start": None,
+                    "edit_detail": f"llm:{variant if row['scenario'] == 'translation' else 'table9'}",
+                    "origin": row["origin"], "hyp_good_origin": f"llm:{model_label}"})
+    return out, tally

@@ -1,0 +1,1 @@
+"""Model clients: a local transformers chat model and any OpenAI-compatible HTTP endpoint."""

@@ -1,0 +1,118 @@
+"""Model clients: the OpenAI-compatible backend against a real HTTP server on 127.0.0.1 (canned, empty,
+malformed and failing answers, retries, timeouts, the API key only in the Authorization header), the
+generation parsers, and the local SmolLM2 backend for real."""
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+from tasks.hallucigen.llm_generation import generate, parse_paraphrase, parse_translation
+from tasks.models.http import OpenAIChatClient
+
+CANARY = "sk-canary-3f9d1c"
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    """Answers by the prompt's first word: ok, empty, malformed, nojson, flaky (500 once), slow, reject."""
+
+    calls: dict[str, int] = {}
+    auth: list[str] = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        Handler.auth.append(self.headers.get("Authorization", ""))
+        prompt = body["messages"][0]["content"]
+        kind = prompt.split()[0]
+        Handler.calls[kind] = Handler.calls.get(kind, 0) + 1
+        if kind == "flaky" and Handler.calls[kind] == 1:
+            return self._send(500, b"{}")
+        if kind == "reject":
+            return self._send(400, b'{"error": "bad request"}')
+        if kind == "slow":
+            time.sleep(1.5)
+        if kind == "nojson":
+            return self._send(200, b"<html>oops</html>")
+        if kind == "malformed":
+            return self._send(200, json.dumps({"choices": []}).encode())
+        content = {"empty": "  ", "paraphrase": "hyp+: A cat sat.\nhyp-: A dog sat on a hat."}.get(
+            kind, f"answer to {prompt}")
+        self._send(200, json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode())
+
+    def _send(self, code, data):
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    srv.shutdown()
+
+
+def test_openai_client_counts_every_failure_and_retries(server, monkeypatch):
+    monkeypatch.setenv("HALLUCI_TEST_KEY", CANARY)
+    client = OpenAIChatClient(server, "any", api_key_env="HALLUCI_TEST_KEY", timeout_s=0.5, retries=2, backoff_s=0.01)
+    answers = client.complete(["ok one", "empty", "malformed", "nojson", "flaky two", "slow", "reject"])
+    assert answers[0] == "answer to ok one"
+    assert answers[4] == "answer to flaky two"  # a 500 is retried
+    assert answers[1:4] == [None, None, None] and answers[5:] == [None, None]
+    assert client.failures == {"empty_completion": 1, "malformed_response": 2, "timeout_or_connection": 1,
+                               "http_400": 1}
+    assert Handler.calls["reject"] == 1  # a 4xx is not retried
+    assert Handler.calls["slow"] == 3  # timeouts are retried, then counted
+    assert set(Handler.auth) == {f"Bearer {CANARY}"}
+
+
+def test_generation_over_http_keeps_the_key_out_of_artifacts(server, monkeypatch):
+    monkeypatch.setenv("HALLUCI_TEST_KEY", CANARY)
+    client = OpenAIChatClient(server, "any", api_key_env="HALLUCI_TEST_KEY", timeout_s=2, retries=0)
+    rows = [{"id": "en:test:0", "scenario": "paraphrase", "langpair": "en", "split": "test", "source": "A cat sat.",
+             "origin": "o"},
+            {"id": "fr-en:test:0", "scenario": "translation", "langpair": "fr-en", "split": "test",
+             "source": "Un chat.", "origin": "o"}]
+    examples, tally = generate(rows, client, "mentions", "any")
+    # the server echoes the paraphrase prompt, which names hyp+ and hyp- but gives neither: rejected
+    assert tally.as_dict()["kept"] == 1 and tally.as_dict()["rejected_by_reason"] == {"unparsable_completion": 1}
+    assert examples[0]["langpair"] == "fr-en" and examples[0]["type"] == "natural"
+    assert examples[0]["hyp_good"] == "answer to Translate the following text into English"
+    assert examples[0]["hyp_bad"].startswith("answer to Translate the following text incorrectly into English")
+    assert CANARY not in json.dumps(examples) and CANARY not in json.dumps(client.failures)
+
+
+@pytest.mark.parametrize("completion,expected", [
+    ("hyp+: The cat sat.\nhyp-: The cat sat on 3 mats.", ("The cat sat.", "The cat sat on 3 mats.")),
+    ('Hyp+ = "Le chat."  hyp- = "Le chien."', ("Le chat.", "Le chien.")),
+    ("hyp+: Same.\nhyp-: Same.", "identical_hypotheses"),
+    ("Here is a paraphrase: the cat sat.", "unparsable_completion"),
+    ("   ", "empty_completion"),
+    (None, "empty_completion"),
+])
+def test_parse_paraphrase(completion, expected):
+    assert parse_paraphrase(completion) == expected
+
+
+def test_parse_translation():
+    assert parse_translation("\nFrench: Le chat dort.\nNote: literal.", "French") == "Le chat dort."
+    assert parse_translation("  \n ", "French") is None
+
+
+def test_local_smollm2_backend_generates():
+    from tasks.models.local import LocalChatClient
+
+    client = LocalChatClient("smollm2", max_new_tokens=8, batch_size=2)
+    answers = client.complete(["Say hello.", "Name a colour."])
+    assert len(answers) == 2 and all(a is None or isinstance(a, str) for a in answers)
+    assert any(answers)
+    assert answers == client.complete(["Say hello.", "Name a colour."])  # greedy decoding is deterministic
