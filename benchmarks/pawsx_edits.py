@@ -11,10 +11,15 @@ import statistics
 import subprocess
 import time
 
-from tasks.edits.spacy_model import TAG_PIPES, batched_parser, load_english, tag_receptive_field
+from tasks.edits.spacy_model import (
+    TAG_PIPES,
+    batched_parser,
+    load_english,
+    tag_receptive_field,
+)
 from tasks.edits.verbgroup import _verb_lemmas
-from tasks.pawsx.build import build_examples
 from tasks.params import ROOT, load_params
+from tasks.pawsx.build import build_examples
 
 RAW_DIR = ROOT / "data" / "raw" / "pawsx"
 

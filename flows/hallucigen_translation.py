@@ -5,9 +5,9 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.published import ingest_published
 from tasks.hallucigen.sources import load_models, source_lines
-from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.translation import build_translation
 from tasks.params import ROOT, load_params
 

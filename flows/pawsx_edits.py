@@ -4,10 +4,15 @@ from __future__ import annotations
 from prefect import flow
 
 from flows.main import run_flow
-from tasks.edits.spacy_model import TAG_PIPES, batched_parser, load_english, tag_receptive_field
+from tasks.edits.spacy_model import (
+    TAG_PIPES,
+    batched_parser,
+    load_english,
+    tag_receptive_field,
+)
+from tasks.params import ROOT, load_params
 from tasks.pawsx.build import build_examples_task
 from tasks.pawsx.outputs import write_outputs_task
-from tasks.params import ROOT, load_params
 
 RAW_DIR = ROOT / "data" / "raw" / "pawsx"
 OUT_DIR = ROOT / "data" / "pawsx_edits"

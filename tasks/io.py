@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -77,3 +78,9 @@ def read_records(path: str | Path, name: str) -> list:
     except (json.JSONDecodeError, pa.ArrowInvalid, UnicodeDecodeError) as exc:
         raise InputError(f"{name}: unreadable ({exc})") from exc
     return data["data"] if isinstance(data, dict) and "data" in data else data
+
+
+def is_blank(value) -> bool:
+    """None, NaN, or a string with no content: an unusable raw text value."""
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (
+        isinstance(value, str) and value.strip().lower() in ("", "nan"))

@@ -16,8 +16,14 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from tasks.schemas import (DETECTION_EXAMPLE, DIALOGUE_TURN, EDIT_EXAMPLE, HALLUCIGEN_DETECTION,
-                           HALLUCIGEN_GENERATION, REJECT)
+from tasks.schemas import (
+    DETECTION_EXAMPLE,
+    DIALOGUE_TURN,
+    EDIT_EXAMPLE,
+    HALLUCIGEN_DETECTION,
+    HALLUCIGEN_GENERATION,
+    REJECT,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",

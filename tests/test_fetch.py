@@ -11,9 +11,20 @@ import threading
 
 import pytest
 
-from tasks.errors import ChecksumError, MissingFileError, PipelineError, SourceUnavailable
+from tasks.errors import (
+    ChecksumError,
+    MissingFileError,
+    PipelineError,
+    SourceUnavailable,
+)
 from tasks.fetch.fetch import MIRROR_ENV, fetch_source, resolve_mirror
-from tasks.fetch.registry import Source, SourceFile, load_registry, read_lock, write_lock
+from tasks.fetch.registry import (
+    Source,
+    SourceFile,
+    load_registry,
+    read_lock,
+    write_lock,
+)
 
 
 @pytest.fixture(autouse=True)

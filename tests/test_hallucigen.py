@@ -9,7 +9,12 @@ from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.consistency import failed_checks
 from tasks.hallucigen.paraphrase import normalise, shroom_items, swedish_pairs
 from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.select import Candidate, check_gates, detection_row, select_balanced
+from tasks.hallucigen.select import (
+    Candidate,
+    check_gates,
+    detection_row,
+    select_balanced,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

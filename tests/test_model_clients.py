@@ -10,7 +10,11 @@ import time
 
 import pytest
 
-from tasks.hallucigen.llm_generation import generate, parse_paraphrase, parse_translation
+from tasks.hallucigen.llm_generation import (
+    generate,
+    parse_paraphrase,
+    parse_translation,
+)
 from tasks.models.http import OpenAIChatClient
 
 CANARY = "sk-canary-3f9d1c"

@@ -15,7 +15,6 @@ from tasks.errors import PipelineError
 from tasks.io import atomic_dir, atomic_path, write_json, write_parquet
 from tasks.schemas import DIALOGUE_REJECT, DIALOGUE_TURN
 
-
 SPLIT_ORDER = ["train", "valid", "test", "dev", "dev_2021", "echarp", "hcharp", "faithdial_valid_charp"]
 
 

@@ -1,10 +1,10 @@
 """Building and validating dialogue-turn rows, and the result every loader returns."""
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tasks.io import is_blank
 from tasks.stats import Tally
 
 SEEKER, WIZARD = "seeker", "wizard"
@@ -32,12 +32,6 @@ class LoadResult:
             self.reject(source, file, index, row)
         else:
             self.keep(file, row)
-
-
-def is_blank(value) -> bool:
-    """None, NaN, or a string with no content."""
-    return value is None or (isinstance(value, float) and math.isnan(value)) or (
-        isinstance(value, str) and value.strip().lower() in ("", "nan"))
 
 
 def alternating_history(texts: list[str]) -> list[dict]:

@@ -10,8 +10,16 @@ from spacy.tokens import Doc, Token
 
 from tasks.edits.result import Edit, Skip
 from tasks.edits.rewrite import UNCONTRACTED, Rewrite
-from tasks.edits.verbgroup import (VerbGroup, agreement, base_form, find_group, finite_form, is_auxiliary_use,
-                                   lemma_of, tense_of)
+from tasks.edits.verbgroup import (
+    VerbGroup,
+    agreement,
+    base_form,
+    find_group,
+    finite_form,
+    is_auxiliary_use,
+    lemma_of,
+    tense_of,
+)
 
 LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "negation_affixes.tsv"
 

@@ -7,8 +7,16 @@ from spacy.tokens import Doc
 
 from tasks.edits.result import Edit, Skip
 from tasks.edits.rewrite import Rewrite
-from tasks.edits.verbgroup import (VerbGroup, agreement, base_form, find_group, finite_form, is_auxiliary_use,
-                                   lemma_of, tense_of)
+from tasks.edits.verbgroup import (
+    VerbGroup,
+    agreement,
+    base_form,
+    find_group,
+    finite_form,
+    is_auxiliary_use,
+    lemma_of,
+    tense_of,
+)
 
 TENSES = ("past", "present", "future")
 

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import csv
-import json
 import random
 import re
 import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
-from tasks.dialogue.turns import is_blank
 from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
 from tasks.errors import InputError
 from tasks.hallucigen.consistency import failed_checks
 from tasks.hallucigen.entities import name_spans, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate
-from tasks.io import read_records
+from tasks.io import is_blank, read_records
 from tasks.stats import Tally
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from tasks.dialogue.turns import is_blank
 from tasks.errors import InputError
-from tasks.io import read_records
+from tasks.io import is_blank, read_records
 from tasks.stats import Tally
 
 

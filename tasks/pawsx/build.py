@@ -20,7 +20,7 @@ from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.tense import random_tense_edit
-from tasks.pawsx.reader import PawsRow, RowReject, read_pawsx
+from tasks.pawsx.reader import PawsRow, read_pawsx
 from tasks.stats import Tally
 
 Parser = Callable[[list[str]], list[Doc]]
