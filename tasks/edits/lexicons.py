@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 LEXICON_DIR = Path(__file__).resolve().parent / "lexicon"
-SYMMETRIC = {"antonym", "gender", "tense"}  # each pair also maps back
+SYMMETRIC = {"antonym", "gender", "tense", "negation_affixes"}  # each pair also maps back
 
 
 @lru_cache(maxsize=None)

@@ -2,12 +2,9 @@
 do-support), or negate a word lexically (un-, dis-, in-, im-, il-, ir-) from the shipped lexicon."""
 from __future__ import annotations
 
-import csv
-from functools import lru_cache
-from pathlib import Path
-
 from spacy.tokens import Doc, Token
 
+from tasks.edits import lexicons
 from tasks.edits.result import Edit, Skip
 from tasks.edits.rewrite import UNCONTRACTED, Rewrite
 from tasks.edits.verbgroup import (
@@ -21,18 +18,10 @@ from tasks.edits.verbgroup import (
     tense_of,
 )
 
-LEXICON_FILE = Path(__file__).resolve().parent / "lexicon" / "negation_affixes.tsv"
-
-
-@lru_cache(maxsize=None)
-def load_lexicon(path: str | Path = LEXICON_FILE) -> dict[str, str]:
-    """Both directions of the curated word pairs: {word: its lexical negation or its positive form}."""
-    pairs = {}
-    with open(path, encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t"):
-            pairs[row["positive"]] = row["negative"]
-            pairs[row["negative"]] = row["positive"]
-    return pairs
+def load_lexicon() -> dict[str, str]:
+    """Both directions of the curated pairs (lexicon/negation_affixes_en.tsv): {word: its lexical negation
+    or its positive form}."""
+    return lexicons.pairs("negation_affixes", "en")
 
 
 def negation_edit(doc: Doc, prefer_lexical: bool = False, lexicon: dict[str, str] | None = None) -> Edit | Skip:
