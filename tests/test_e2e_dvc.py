@@ -164,6 +164,10 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     assert stats["en"]["published_test_recall"] == 1.0 and stats["sv"]["published_test_sources_in_pool"] > 40
     published = pq.read_table(out / "translation/published.detection.parquet").to_pylist()
     assert {r["split"] for r in published} == {"trial", "test"}
+    from datasets import load_dataset
+
+    ds = load_dataset("parquet", data_files={"test": str(out / "translation/test.detection.parquet")})["test"]
+    assert ds.num_rows == 400 and set(ds["label"]) == {"hyp1", "hyp2"}
 
 
 def test_llm_generation_path_runs_on_the_offline_model(built):

@@ -99,3 +99,28 @@ def test_pools_count_bad_input(mirror):
     assert turku["kept"] == 312 and turku["rejected_by_reason"]["flagged_label"] == 471
     assert tallies["sweparaphrase/sweparaphrase_test.jsonl"]["kept"] == 97
     assert normalise('"Handskarna är av", sa Rob.') == normalise("Handskarna är av, sa Rob")
+
+
+def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
+    """A SHROOM paraphrase that adds a number is hyp- (natural); one that passes the checks is hyp+."""
+    import json
+
+    from tasks.hallucigen.paraphrase import english_candidates
+
+    src = "The committee met in Brussels on Tuesday and agreed on the budget for the coming year after a long debate."
+    (tmp_path / "shroom").mkdir()
+    (tmp_path / "hallucigen" / "pg").mkdir(parents=True)
+    items = [{"task": "PG", "src": src, "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
+             {"task": "PG", "src": src, "hyp": "After a long debate, the committee agreed on next year's budget."},
+             {"task": "PG", "src": float("nan"), "hyp": "x"}, {"task": "MT", "src": "a", "hyp": "b"}]
+    (tmp_path / "shroom" / "s.json").write_text(json.dumps(items))  # NaN src as in the real file
+    (tmp_path / "hallucigen" / "pg" / "test_detection_en.csv").write_text(f'id,source,hyp1,hyp2\n0,"{src}",a,b\n')
+    params = {"seed": 13, "shroom_files": ["s.json"], "min_source_chars": 50, "pool_size": 10, "min_similarity": 0.3,
+              "types": ["natural", "tense"]}
+    candidates, stats = english_candidates(tmp_path, params, nlp)
+    natural = candidates["natural"][0].row
+    assert natural["hyp_bad"] == "The committee met in Brussels and agreed on 12 budgets after a debate."
+    assert natural["hyp_good"] == "After a long debate, the committee agreed on next year's budget."
+    assert natural["edit_detail"] == "shroom:numbers" and natural["hyp_good_origin"] == "shroom"
+    assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
+    assert stats["published_test_recall"] == 1.0
