@@ -18,6 +18,7 @@ from tasks.edits.verbgroup import (
     tense_of,
 )
 
+
 def load_lexicon() -> dict[str, str]:
     """Both directions of the curated pairs (lexicon/negation_affixes_en.tsv): {word: its lexical negation
     or its positive form}."""

@@ -5,6 +5,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from tasks.detection_view import ordered_hypotheses
 from tasks.edits.library import TYPES
 from tasks.errors import PipelineError
 
@@ -44,12 +45,9 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
 
 
 def detection_row(row: dict, seed: int) -> dict:
-    """hyp1/hyp2 in an order drawn from an RNG seeded by the example id; label names the hallucinated one."""
-    bad_first = random.Random(f"{seed}:detection:{row['id']}").random() < 0.5
-    hyps = (row["hyp_bad"], row["hyp_good"]) if bad_first else (row["hyp_good"], row["hyp_bad"])
+    """The HALLUCIGEN_DETECTION row of a generation row."""
     return {"id": row["id"], "scenario": row["scenario"], "langpair": row["langpair"], "split": row["split"],
-            "source": row["source"], "hyp1": hyps[0], "hyp2": hyps[1], "type": row["type"],
-            "label": "hyp1" if bad_first else "hyp2"}
+            "source": row["source"], **ordered_hypotheses(row, seed), "type": row["type"]}
 
 
 def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str]) -> None:

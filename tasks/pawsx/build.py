@@ -16,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from spacy.tokens import Doc
 from tqdm import tqdm
 
+from tasks.detection_view import ordered_hypotheses
 from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
@@ -145,11 +146,9 @@ def _example(edit: Edit, source: str, langpair: str, lang: str, split: str, pid:
 
 
 def _detection_view(example: dict, seed: int) -> dict:
-    """hyp1/hyp2 in an order drawn from an RNG seeded by the example id; label names the hallucinated one."""
-    bad_first = random.Random(f"{seed}:detection:{example['id']}").random() < 0.5
-    hyp1, hyp2 = (example["hyp_bad"], example["hyp_good"]) if bad_first else (example["hyp_good"], example["hyp_bad"])
-    return {"id": example["id"], "langpair": example["langpair"], "source": example["source"], "hyp1": hyp1,
-            "hyp2": hyp2, "type": example["type"], "label": "hyp1" if bad_first else "hyp2"}
+    """The DETECTION_EXAMPLE row of an example."""
+    return {"id": example["id"], "langpair": example["langpair"], "source": example["source"],
+            **ordered_hypotheses(example, seed), "type": example["type"]}
 
 
 def _stats(file_stats: dict, slots: dict, details: dict, n_examples: int) -> dict:
