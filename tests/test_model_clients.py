@@ -3,9 +3,7 @@ malformed and failing answers, retries, timeouts, the API key only in the Author
 generation parsers, and the local SmolLM2 backend for real."""
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 import time
 
 import pytest
@@ -16,53 +14,38 @@ from tasks.hallucigen.llm_generation import (
     parse_translation,
 )
 from tasks.models.http import OpenAIChatClient
+from tests.chat_server import ChatHandler, chat_server
 
 CANARY = "sk-canary-3f9d1c"
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(ChatHandler):
     """Answers by the prompt's first word: ok, empty, malformed, nojson, flaky (500 once), slow, reject."""
 
     calls: dict[str, int] = {}
     auth: list[str] = []
 
-    def log_message(self, *args):
-        pass
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        Handler.auth.append(self.headers.get("Authorization", ""))
-        prompt = body["messages"][0]["content"]
+    def reply(self, prompt: str) -> tuple[int, bytes]:
         kind = prompt.split()[0]
         Handler.calls[kind] = Handler.calls.get(kind, 0) + 1
         if kind == "flaky" and Handler.calls[kind] == 1:
-            return self._send(500, b"{}")
+            return 500, b"{}"
         if kind == "reject":
-            return self._send(400, b'{"error": "bad request"}')
+            return 400, b'{"error": "bad request"}'
         if kind == "slow":
             time.sleep(1.5)
         if kind == "nojson":
-            return self._send(200, b"<html>oops</html>")
+            return 200, b"<html>oops</html>"
         if kind == "malformed":
-            return self._send(200, json.dumps({"choices": []}).encode())
-        content = {"empty": "  ", "paraphrase": "hyp+: A cat sat.\nhyp-: A dog sat on a hat."}.get(
-            kind, f"answer to {prompt}")
-        self._send(200, json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode())
-
-    def _send(self, code, data):
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+            return 200, json.dumps({"choices": []}).encode()
+        return self.completion({"empty": "  ", "paraphrase": "hyp+: A cat sat.\nhyp-: A dog sat on a hat."}.get(
+            kind, f"answer to {prompt}"))
 
 
 @pytest.fixture(scope="module")
 def server():
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1"
-    srv.shutdown()
+    with chat_server(Handler) as url:
+        yield url
 
 
 def test_openai_client_counts_every_failure_and_retries(server, monkeypatch):

@@ -1,0 +1,42 @@
+"""Flow `charp_train`: fine-tune one generator of charp.systems on the training split with history
+truncated to h turns (DVC stage `charp_train@<system>-<h>`).
+
+    python -m flows.charp_train <system> <h>
+"""
+from __future__ import annotations
+
+import sys
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.main import run_flow
+from tasks.charp.data import load_turns
+from tasks.charp.train import train_generator
+from tasks.io import atomic_dir, write_json
+from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
+from tasks.params import ROOT, load_params
+
+DATA = ROOT / "data"
+
+
+@task(name="train-generator", cache_policy=NO_CACHE, tags=[GPU_TAG])
+def train_task(system: str, h: str, params: dict) -> dict:
+    s, t = params["subsets"], params["training"]
+    train = load_turns(DATA, params["dataset"], params["splits"]["train"], h, s["train"], params["seed"])
+    valid = load_turns(DATA, params["dataset"], params["splits"]["valid"], h, s["valid"], params["seed"])
+    with atomic_dir(DATA / "charp" / "models" / system / f"h-{h}") as tmp:
+        return train_generator(train, valid, params["systems"][system], t, tmp)
+
+
+@flow(name="charp-train")
+def charp_train(system: str, h: str) -> None:
+    params = load_params("charp")
+    ensure_gpu_limit(load_params("detect")["gpu_concurrency"])
+    write_json(train_task(system, h, params), ROOT / "metrics" / "charp" / f"train.{system}.h-{h}.json")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    run_flow(lambda: charp_train(sys.argv[1], sys.argv[2]), name="charp_train")

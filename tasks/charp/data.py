@@ -1,0 +1,26 @@
+"""The dialogue turns an experiment uses: a split of data/dialogue/<dataset> in one history variant, cut to
+a seeded subset of turn ids that is the same for every variant."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from tasks.errors import InputError
+
+
+def variant_file(data: Path, dataset: str, split: str, h) -> Path:
+    return Path(data) / "dialogue" / dataset / split / f"h-{h}.parquet"
+
+
+def load_turns(data: Path, dataset: str, split: str, h, size: int | None, seed: int) -> list[dict]:
+    """Turns of ``split`` with history h (full, or a number), at most ``size`` of them (seeded by split)."""
+    path = variant_file(data, dataset, split, h)
+    if not path.is_file():
+        raise InputError(f"{path}: not found (dialogue.truncation must include {h!r}; run dvc repro dialogue@{dataset})")
+    rows = pq.read_table(path).to_pylist()
+    if size is not None and size < len(rows):
+        keep = set(random.Random(f"{seed}:{dataset}:{split}").sample(sorted(r["id"] for r in rows), size))
+        rows = [r for r in rows if r["id"] in keep]
+    return sorted(rows, key=lambda r: r["id"])

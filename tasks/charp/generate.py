@@ -1,0 +1,84 @@
+"""Generation: beam search in batches from a trained checkpoint, and the few-shot path (CHARP Appendix B.3
+prompt, 3 in-context examples from the training split) through a model client. Unusable few-shot
+answers are counted and kept as empty predictions."""
+from __future__ import annotations
+
+import json
+import re
+
+from tqdm import tqdm
+
+from tasks.charp.formatting import history_lines, model_input
+from tasks.models.device import best_device
+from tasks.models.parsing import json_field
+
+FEWSHOT_INSTRUCTION = (
+    "You are given a chitchat conversation between a ``User'' and a ``Bot''. Your goal is to generate a response to "
+    "the last user turn, which in turn should be based on the given ``Knowledge''. You are prohibited from generating "
+    "any extra information that is not mentioned in the given knowledge. The output should be a JSON dictionary as "
+    "follow: {``response'': ``''}. Here are a few demonstration examples:")
+
+
+def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) -> list[str]:
+    """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens); the first line of
+    a causal model's continuation is its response."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
+
+    device = best_device()
+    tokenizer = AutoTokenizer.from_pretrained(checkpoint)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    causal = arch == "causal"
+    tokenizer.padding_side = "left" if causal else "right"
+    tokenizer.truncation_side = "left"  # keep the last turns when the input is too long
+    cls = AutoModelForCausalLM if causal else AutoModelForSeq2SeqLM
+    model = cls.from_pretrained(checkpoint, use_safetensors=True).to(device).eval()
+    out = []
+    bs = params["batch_size"]
+    for k in tqdm(range(0, len(rows), bs), desc="generate", mininterval=10):
+        enc = tokenizer([model_input(r) for r in rows[k:k + bs]], truncation=True, max_length=params["max_length"],
+                        padding=True, return_tensors="pt").to(device)
+        with torch.inference_mode():
+            gen = model.generate(**enc, num_beams=params["beam_size"], max_new_tokens=params["max_new_tokens"],
+                                 do_sample=False, early_stopping=True, pad_token_id=tokenizer.pad_token_id)
+        new = gen[:, enc["input_ids"].shape[1]:] if causal else gen
+        for seq in new:
+            text = tokenizer.decode(seq, skip_special_tokens=True).strip()
+            out.append(text.split("\n")[0].strip() if causal else text)
+    return out
+
+
+def _example(turn: dict, with_answer: bool) -> str:
+    lines = ["Conversation:", *history_lines(turn["history"]), f"Knowledge: {turn['knowledge']}"]
+    if with_answer:
+        lines.append("Output: " + json.dumps({"response": turn["response"]}, ensure_ascii=False))
+    else:
+        lines.append("Output:")
+    return "\n".join(lines)
+
+
+def fewshot_prompt(demonstrations: list[dict], turn: dict) -> str:
+    """The Appendix B.3 prompt: the instruction, the demonstrations, then the input example."""
+    return "\n\n".join([FEWSHOT_INSTRUCTION, *[_example(d, True) for d in demonstrations], _example(turn, False)])
+
+
+RESPONSE = re.compile(r"""["'`]*response["'`]*\s*:\s*["'`]+(.*?)["'`]*\s*}""", re.DOTALL)
+
+
+def parse_response(answer: str | None) -> str | None:
+    """The response of a JSON answer {"response": "..."} (also with loose quoting); None when there is none."""
+    if not answer:
+        return None
+    value = json_field(answer, "response")
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    m = RESPONSE.search(answer)
+    return m.group(1).strip() if m and m.group(1).strip() else None
+
+
+def generate_fewshot(rows: list[dict], demonstrations: list[dict], client) -> tuple[list[str], int]:
+    """Predictions through the client, and how many answers were unusable (kept as "")."""
+    answers = client.complete([fewshot_prompt(demonstrations, r) for r in rows])
+    parsed = [parse_response(a) for a in answers]
+    return [p or "" for p in parsed], sum(p is None for p in parsed)

@@ -1,0 +1,139 @@
+"""Human evaluation: a blind annotation sheet (CSV: shuffled, system names hidden behind item ids, the
+seven category checkboxes) with a separate key, filled sheets read back, agreement between annotators
+(Cohen's kappa pairwise, Fleiss' kappa for three or more) and between the judge and the humans, and a
+normalised judge-vs-human contingency heatmap (CHARP Figure 2). Agreement is computed over the binary
+(item, category) decisions of the checklist."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import random
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+from sklearn.metrics import cohen_kappa_score
+
+from tasks.charp.formatting import history_lines
+from tasks.errors import InputError
+from tasks.io import atomic_path
+
+CATS = [f"cat_{c}" for c in range(1, 8)]
+SHEET_FIELDS = ["item", "history", "knowledge", "response", "prediction", *CATS]
+
+
+def item_id(system: str, cell: str, turn_id: str) -> str:
+    return hashlib.sha256(f"{system}|{cell}|{turn_id}".encode()).hexdigest()[:12]
+
+
+def export_sheet(items: list[dict], seed: int, sheet: Path, key: Path) -> None:
+    """items: {system, cell, turn, prediction}. The sheet shows no system; the key maps items back."""
+    rows = sorted(items, key=lambda it: item_id(it["system"], it["cell"], it["turn"]["id"]))
+    random.Random(f"{seed}:sheet").shuffle(rows)
+    with atomic_path(sheet) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, SHEET_FIELDS)
+        w.writeheader()
+        for it in rows:
+            t = it["turn"]
+            w.writerow({"item": item_id(it["system"], it["cell"], t["id"]), "history": "\n".join(history_lines(t["history"])),
+                        "knowledge": t["knowledge"], "response": t["response"], "prediction": it["prediction"],
+                        **{c: "" for c in CATS}})
+    with atomic_path(key) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, ["item", "system", "cell", "turn_id"])
+        w.writeheader()
+        for it in rows:
+            w.writerow({"item": item_id(it["system"], it["cell"], it["turn"]["id"]), "system": it["system"],
+                        "cell": it["cell"], "turn_id": it["turn"]["id"]})
+
+
+def read_sheet(path: Path) -> dict[str, frozenset[int]]:
+    """{item: ticked categories} of a filled sheet; a tick is 1/x/yes/true; rows with no tick are errors."""
+    if not Path(path).is_file():
+        raise InputError(f"{path}: annotation sheet not found")
+    out = {}
+    with open(path, encoding="utf-8", newline="") as fh:
+        for n, row in enumerate(csv.DictReader(fh), 2):
+            if not row.get("item") or any(c not in row for c in CATS):
+                raise InputError(f"{path}: row {n}: missing item id or category columns")
+            ticked = frozenset(k for k, c in enumerate(CATS, 1) if str(row[c]).strip().lower() in ("1", "x", "yes", "true"))
+            if not ticked:
+                raise InputError(f"{path}: row {n}: item {row['item']} has no category ticked")
+            if row["item"] in out:
+                raise InputError(f"{path}: row {n}: duplicate item {row['item']}")
+            out[row["item"]] = ticked
+    return out
+
+
+def _binary(labels: dict[str, frozenset[int]], items: list[str]) -> list[int]:
+    return [int(c in labels[i]) for i in items for c in range(1, 8)]
+
+
+def cohen(a: dict[str, frozenset[int]], b: dict[str, frozenset[int]]) -> float:
+    """Cohen's kappa over the (item, category) decisions of the items both labelled."""
+    items = sorted(set(a) & set(b))
+    x, y = _binary(a, items), _binary(b, items)
+    return round(float(cohen_kappa_score(x, y)), 4) if len(set(x) | set(y)) > 1 else 1.0
+
+
+def fleiss(ratings: np.ndarray) -> float:
+    """Fleiss' kappa of a subjects x categories count matrix (every row sums to the number of raters)."""
+    n = ratings.sum(axis=1)[0]
+    p_j = ratings.sum(axis=0) / ratings.sum()
+    p_i = ((ratings ** 2).sum(axis=1) - n) / (n * (n - 1))
+    p_bar, p_e = p_i.mean(), (p_j ** 2).sum()
+    return round(float((p_bar - p_e) / (1 - p_e)), 4) if p_e < 1 else 1.0
+
+
+def agreement(sheets: dict[str, dict[str, frozenset[int]]]) -> dict:
+    """Pairwise Cohen's kappa, and Fleiss' kappa over the items every annotator labelled (3+ annotators)."""
+    out = {"pairwise": {f"{a}~{b}": cohen(sheets[a], sheets[b]) for a, b in combinations(sorted(sheets), 2)}}
+    if len(sheets) >= 3:
+        items = sorted(set.intersection(*(set(s) for s in sheets.values())))
+        counts = np.array([[sum(int(c in s[i]) for s in sheets.values()) for c in range(1, 8)] for i in items])
+        out["fleiss"] = fleiss(np.stack([len(sheets) - counts.ravel(), counts.ravel()], axis=1))
+    return out
+
+
+def majority(sheets: dict[str, dict[str, frozenset[int]]]) -> dict[str, frozenset[int]]:
+    """Per item, the categories more than half of its annotators ticked (at least one: the most ticked)."""
+    out = {}
+    for item in sorted(set().union(*sheets.values())):
+        votes = [s[item] for s in sheets.values() if item in s]
+        counts = {c: sum(c in v for v in votes) for c in range(1, 8)}
+        chosen = frozenset(c for c, k in counts.items() if k * 2 > len(votes))
+        out[item] = chosen or frozenset([max(counts, key=lambda c: (counts[c], -c))])
+    return out
+
+
+def contingency(judge: dict[str, frozenset[int]], human: dict[str, frozenset[int]]) -> np.ndarray:
+    """7x7 row-normalised percentages: judge category (rows) against human category (columns)."""
+    table = np.zeros((7, 7))
+    for item in set(judge) & set(human):
+        for j in judge[item]:
+            for h in human[item]:
+                table[j - 1, h - 1] += 1
+    sums = table.sum(axis=1, keepdims=True)
+    return np.divide(100 * table, sums, out=np.zeros_like(table), where=sums > 0)
+
+
+def plot_heatmap(table: np.ndarray, title: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 4.4))
+    im = ax.imshow(table, cmap="Blues", vmin=0, vmax=100)
+    for i in range(7):
+        for j in range(7):
+            ax.text(j, i, f"{table[i, j]:.0f}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(7), [str(c) for c in range(1, 8)])
+    ax.set_yticks(range(7), [str(c) for c in range(1, 8)])
+    ax.set_xlabel("human category")
+    ax.set_ylabel("judge category")
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="% of judge row")
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)

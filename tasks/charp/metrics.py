@@ -1,0 +1,49 @@
+"""Automatic metrics (CHARP Tables 1-4): sacreBLEU of predictions against gold, BERTScore F1 against gold
+and against the knowledge (bert-score with a local model path), and the critic hallucination rate (the
+FaithDial critic when opted in, else a detector of #5, named as such in the report)."""
+from __future__ import annotations
+
+from tasks.errors import PipelineError
+from tasks.models.device import best_device
+from tasks.models.encoders import resolve_encoder
+
+
+def bleu(predictions: list[str], references: list[str]) -> float:
+    import sacrebleu
+
+    return round(sacrebleu.corpus_bleu(predictions, [references]).score, 2)
+
+
+def bertscore_f1(candidates: list[str], references: list[str], model: str, num_layers: int, batch_size: int = 32) -> float:
+    """Mean BERTScore F1 (no baseline rescaling) with a local model path (or Hub id) and layer; an empty
+    candidate (an unusable few-shot answer) scores 0."""
+    import bert_score
+
+    if not candidates:
+        return 0.0
+    scores = [0.0] * len(candidates)
+    keep = [i for i, c in enumerate(candidates) if c.strip()]
+    if keep:
+        _, _, f1 = bert_score.score([candidates[i] for i in keep], [references[i] for i in keep],
+                                    model_type=resolve_encoder(model), num_layers=num_layers, batch_size=batch_size,
+                                    device=best_device(), verbose=False)
+        for i, v in zip(keep, f1.tolist()):
+            scores[i] = v
+    return round(sum(scores) / len(scores), 4)
+
+
+def critic_rate(knowledge: list[str], predictions: list[str], spec: dict) -> float:
+    """Share of predictions the critic calls hallucinated: P(label spec['hallucinated_label']) >= 0.5 for
+    (knowledge, prediction). spec: {model, hallucinated_label, allow_pickle}; pickle-only weights (the
+    FaithDial critic) load only with allow_pickle: true."""
+    if not predictions:
+        return 0.0
+    try:
+        from tasks.detectors.pair_classifier import PairClassifier
+
+        clf = PairClassifier(spec["model"], allow_pickle=bool(spec.get("allow_pickle")))
+    except OSError as exc:
+        raise PipelineError(f"critic {spec['model']!r} cannot be loaded ({exc}); pickle-only weights need "
+                            "charp.metrics.critic.allow_pickle: true") from exc
+    probs = clf.probabilities(knowledge, predictions)[:, spec["hallucinated_label"]]
+    return round(float((probs >= 0.5).mean()), 4)

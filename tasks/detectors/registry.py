@@ -1,0 +1,52 @@
+"""Detectors by params: detect.detectors maps a name to {kind, ...}; kinds: nli, llm_prompt, similarity,
+consistency, cross_encoder, vote. Optional per detector: langpairs (only these directions/languages) and
+max_per_langpair (a seeded subsample, for slow detectors on CPU); int8 (encoder models: dynamic int8
+quantisation on CPU); enabled (default true)."""
+from __future__ import annotations
+
+from tasks.errors import PipelineError
+
+MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder"}  # run as gpu-tagged tasks
+KINDS = MODEL_KINDS | {"consistency", "vote"}
+
+
+def active_detectors(detectors: dict) -> dict:
+    """The detectors not switched off (enabled: false), in params order."""
+    return {name: spec for name, spec in detectors.items() if spec.get("enabled", True)}
+
+
+def check_detectors(detectors: dict) -> None:
+    """Unknown kinds and vote members that are not (earlier) detectors fail with the detector's name."""
+    seen = []
+    for name, spec in detectors.items():
+        if spec.get("kind") not in KINDS:
+            raise PipelineError(f"detector {name!r}: unknown kind {spec.get('kind')!r}; one of {sorted(KINDS)}")
+        if spec["kind"] == "vote":
+            missing = [m for m in spec.get("members", []) if m not in seen]
+            if len(spec.get("members", [])) < 2 or missing:
+                raise PipelineError(f"detector {name!r}: a vote needs two or more detectors listed before it; "
+                                    f"unknown or later: {missing}")
+        seen.append(name)
+
+
+def build_detector(name: str, spec: dict, llm_params: dict | None = None):
+    """The detector object for a non-vote spec (models load here)."""
+    kind = spec["kind"]
+    model_args = {k: spec[k] for k in ("batch_size", "max_length", "int8") if k in spec}
+    if kind == "nli":
+        from tasks.detectors.nli import NLIDetector
+        return NLIDetector(name, spec["model"], **model_args)
+    if kind == "cross_encoder":
+        from tasks.detectors.cross_encoder import CrossEncoderDetector
+        return CrossEncoderDetector(name, spec["model"], **model_args)
+    if kind == "similarity":
+        from tasks.detectors.similarity import SimilarityDetector
+        return SimilarityDetector(name, spec["model"], **model_args)
+    if kind == "consistency":
+        from tasks.detectors.consistency import ConsistencyDetector
+        return ConsistencyDetector(name)
+    if kind == "llm_prompt":
+        from tasks.detectors.llm_prompt import LLMPromptDetector
+        from tasks.models.client import make_client
+        return LLMPromptDetector(name, make_client(llm_params), spec["prompt"])
+    raise PipelineError(f"detector {name!r}: kind {kind!r} is not built by build_detector")

@@ -1,0 +1,54 @@
+"""Semantic-similarity detector: a sentence encoder (mean pooling, as all-MiniLM-L6-v2 is trained);
+score = 1 - cosine(source, hypothesis), so the hypothesis less similar to the source is hallucinated."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from tasks.detectors.base import ScoringDetector
+from tasks.detectors.batching import batched_forward, cpu_int8
+from tasks.models.device import best_device
+from tasks.models.encoders import resolve_encoder
+
+
+@lru_cache(maxsize=2)
+def load_encoder(name: str, device: str | None = None, int8: bool = False):
+    from transformers import AutoModel, AutoTokenizer
+
+    device = device or best_device()
+    path = resolve_encoder(name)
+    model = AutoModel.from_pretrained(path, use_safetensors=True).to(device).eval()
+    return AutoTokenizer.from_pretrained(path), cpu_int8(model, device, int8), device
+
+
+class SentenceEncoder:
+    """L2-normalised mean-pooled embeddings, batched by length."""
+
+    def __init__(self, model: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
+        self.tokenizer, self.model, self.device = load_encoder(model, None, int8)
+        self.batch_size, self.max_length = batch_size, max_length
+
+    def _pooled(self, batch):
+        import torch
+
+        hidden = self.model(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        return torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9), dim=-1)
+
+    def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.model.config.hidden_size))
+        enc = self.tokenizer(texts, truncation=True, max_length=self.max_length)
+        return batched_forward(self.tokenizer, dict(enc), self._pooled, self.batch_size, self.device, desc)
+
+
+class SimilarityDetector(ScoringDetector):
+    def __init__(self, name: str, model: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
+        self.name = name
+        self.encoder = SentenceEncoder(model, batch_size, max_length, int8)
+
+    def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
+        unique = sorted(set(sources) | set(hyps))
+        vectors = dict(zip(unique, self.encoder.embed(unique, desc=self.name)))
+        return [round(1.0 - float(np.dot(vectors[s], vectors[h])), 6) for s, h in zip(sources, hyps)]

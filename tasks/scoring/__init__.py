@@ -1,0 +1,1 @@
+"""Evaluation sets, metrics (scikit-learn), reports and the nightly regression check."""

@@ -1,0 +1,129 @@
+"""Reports in the overview's layout (rows: detectors; columns: directions or languages), as markdown,
+PNG plots (F1 by detector and direction; confusion matrices) and rows for a Prefect table artifact."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tasks.io import atomic_path
+from tasks.scoring.metrics import NO_ANSWER, PAIR_LABELS, confusion
+from tasks.scoring.results import ALL
+
+METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "kappa")
+
+
+def _table(header: list[str], rows: list[list]) -> str:
+    fmt = [" | ".join(str(c) if not isinstance(c, float) else f"{c:.2f}" for c in row) for row in [header] + rows]
+    return "\n".join([f"| {fmt[0]} |", "|" + "---|" * len(header)] + [f"| {line} |" for line in fmt[1:]])
+
+
+def _columns(dets: dict) -> list[str]:
+    return sorted({lp for m in dets.values() for lp in m if lp not in (ALL, "threshold")})
+
+
+def set_tables(name: str, dets: dict, note: str) -> str:
+    """F1 by direction/language, then every metric over the whole set, for one evaluation set."""
+    cols = _columns(dets)
+    f1 = _table(["detector", *cols], [[d, *[m[c]["f1"] if m.get(c, {}).get("n") else "–" for c in cols]]
+                                       for d, m in dets.items()])
+    full = _table(["detector", "n", *METRICS, "no answer", "threshold"],
+                  [[d, m[ALL]["n"], *[m[ALL][k] for k in METRICS], m[ALL].get("no_answer", "–"), m.get("threshold", "–")]
+                   for d, m in dets.items() if m[ALL].get("n")])
+    return f"## {name}\n\n{note}\n\nF1 by direction / language:\n\n{f1}\n\nWhole set:\n\n{full}\n"
+
+
+def markdown(res: dict, params: dict) -> str:
+    parts = ["# Detector scores\n",
+             "Pair sets: which of hyp1/hyp2 is hallucinated; precision/recall/F1 are macro averages over the classes "
+             "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one hypothesis, positive "
+             f"class *hallucinated*, score >= threshold; thresholds tuned on `{params['threshold_tuning_set']}` only.\n"]
+    for name, dets in res["detection"].items():
+        parts.append(set_tables(name, dets, "Pair set."))
+    for name, dets in res["binary"].items():
+        parts.append(set_tables(name, dets, "Binary set (detectors without a per-hypothesis score are not listed)."))
+    if res["cross_model"]:
+        parts.append("## Cross-model evaluation\n\nF1 against the generator's own labels; kappa: mean Cohen's kappa "
+                     "with the other evaluators on the same examples.\n")
+        for name, dets in res["cross_model"].items():
+            cols = sorted({lp for d in dets.values() for lp in d["f1"] if lp != ALL})
+            parts.append(f"### {name}\n\n" + _table(["detector", *cols, "avg kappa"], [
+                [d, *[v["f1"].get(c, "–") for c in cols], v["avg_kappa"] if v["avg_kappa"] is not None else "–"]
+                for d, v in dets.items()]) + "\n")
+    gen = res["generation"]
+    if gen.get("generators"):
+        parts.append(f"## Generation (proxy: {gen['proxy']}, threshold {gen['threshold']})\n\nhyp+: share judged "
+                     "faithful; hyp-: share judged hallucinated (overview Tables 4 and 6).\n")
+        cols = sorted({lp for g in gen["generators"].values() for lp in g})
+        parts.append(_table(["generator", *[f"{c} {h}" for c in cols for h in ("hyp+", "hyp-")]], [
+            [g, *[v[c][h] if c in v else "–" for c in cols for h in ("hyp+", "hyp-")]]
+            for g, v in gen["generators"].items()]) + "\n")
+    return "\n".join(parts)
+
+
+def artifact_rows(res: dict) -> list[dict]:
+    """One row per set and detector (whole set), for the Prefect table artifact."""
+    return [{"eval_set": name, "detector": det, **{k: m[ALL].get(k) for k in ("n", "accuracy", "f1", "mcc", "kappa")}}
+            for section in ("detection", "binary") for name, dets in res[section].items() for det, m in dets.items()]
+
+
+def _save(fig, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def plot_f1(name: str, dets: dict, path: Path) -> None:
+    """Grouped bars: F1 per detector, one bar per direction/language."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = _columns(dets) or [ALL]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(dets) * max(1, len(cols)) / 2), 4))
+    width = 0.8 / len(cols)
+    for k, c in enumerate(cols):
+        vals = [m.get(c, {}).get("f1", 0.0) for m in dets.values()]
+        ax.bar([i + k * width for i in range(len(dets))], vals, width, label=c)
+    ax.set_xticks([i + width * (len(cols) - 1) / 2 for i in range(len(dets))], list(dets), rotation=30, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("F1")
+    ax.set_title(f"{name}: F1 by detector and direction")
+    ax.legend(fontsize=7, ncol=min(4, len(cols)))
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def plot_confusions(name: str, outputs: list[dict], tuned: dict, path: Path) -> None:
+    """One confusion matrix per detector (pair sets: gold hyp1/hyp2 vs hyp1/hyp2/none)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pair = outputs[0]["gold"] in PAIR_LABELS
+    dets = sorted({o["detector"] for o in outputs if pair or o["detector"] in tuned})
+    if not dets:
+        return
+    fig, axes = plt.subplots(1, len(dets), figsize=(2.6 * len(dets), 2.8), squeeze=False)
+    for ax, det in zip(axes[0], dets):
+        rows = [o for o in outputs if o["detector"] == det]
+        if pair:
+            gold_labels, pred_labels = PAIR_LABELS, PAIR_LABELS + [NO_ANSWER]
+            pred = [o["prediction"] or NO_ANSWER for o in rows]
+        else:
+            gold_labels = pred_labels = ["faithful", "hallucinated"]
+            pred = ["hallucinated" if o["score_1"] >= tuned[det] else "faithful" for o in rows]
+        cm = confusion([o["gold"] for o in rows], pred, pred_labels)[: len(gold_labels)]
+        ax.imshow(cm, cmap="Blues")
+        for i, line in enumerate(cm):
+            for j, v in enumerate(line):
+                ax.text(j, i, str(v), ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(len(pred_labels)), pred_labels, fontsize=7)
+        ax.set_yticks(range(len(gold_labels)), gold_labels, fontsize=7)
+        ax.set_title(det, fontsize=8)
+    fig.suptitle(f"{name}: gold (rows) vs predicted (columns)", fontsize=9)
+    fig.tight_layout()
+    _save(fig, path)
+
