@@ -13,7 +13,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.charp.data import load_turns
+from tasks.charp.data import eval_turns, load_turns
 from tasks.charp.generate import generate_beam, generate_fewshot
 from tasks.io import write_json, write_parquet
 from tasks.models.client import make_client
@@ -39,7 +39,7 @@ def generate_task(rows: list[dict], system: str, train_h: str, params: dict) -> 
 @flow(name="charp-generate")
 def charp_generate(system: str, train_h: str, eval_h: str) -> None:
     params = load_params("charp")
-    rows = load_turns(DATA, params["dataset"], params["splits"]["eval"], eval_h, params["subsets"]["eval"], params["seed"])
+    rows = eval_turns(DATA, params, eval_h)
     predictions, stats = generate_task(rows, system, train_h, params)
     cell = f"train-h-{train_h}.eval-h-{eval_h}"
     out = [{"id": r["id"], "system": system, "train_h": train_h, "eval_h": eval_h, "prediction": p}

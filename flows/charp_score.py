@@ -9,7 +9,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
 from tasks.charp import human_eval
-from tasks.charp.data import load_turns
+from tasks.charp.data import eval_turns
 from tasks.charp.judge import judge, load_examples
 from tasks.charp.metrics import bertscore_f1, bleu, critic_rate
 from tasks.charp.report import category_counts, judge_table, plot_metrics, summary_table
@@ -30,8 +30,7 @@ def cells_with_turns(params: dict) -> dict[str, tuple[list[dict], list[str]]]:
             continue
         h = rows[0]["eval_h"]
         if h not in turns:
-            turns[h] = {t["id"]: t for t in load_turns(DATA, params["dataset"], params["splits"]["eval"], h,
-                                                       params["subsets"]["eval"], params["seed"])}
+            turns[h] = {t["id"]: t for t in eval_turns(DATA, params, h)}
         out[f"{rows[0]['system']}|{rows[0]['train_h']}|{h}"] = ([turns[h][r["id"]] for r in rows], [r["prediction"] for r in rows])
     return out
 
@@ -87,8 +86,9 @@ def charp_score() -> None:
     critic = params["metrics"]["critic"]
     summary = {"cells": results, "judge": {k: {"categories": category_counts(v), **judge_stats[k]} for k, v in judged.items()},
                "judge_client_failures": judge_stats.get("client_failures", {})}
-    text = ["# CHARP experiments\n", f"Dataset: {params['dataset']} ({params['splits']['eval']} split, "
-            f"{params['subsets']['eval']} turns per cell).\n", summary_table(results, critic["name"])]
+    text = ["# CHARP experiments\n", f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on "
+            f"{params['eval_dataset']} ({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n",
+            summary_table(results, critic["name"])]
     if judged:
         text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
     with atomic_dir(DATA / "charp" / "reports") as tmp:

@@ -24,3 +24,8 @@ def load_turns(data: Path, dataset: str, split: str, h, size: int | None, seed: 
         keep = set(random.Random(f"{seed}:{dataset}:{split}").sample(sorted(r["id"] for r in rows), size))
         rows = [r for r in rows if r["id"] in keep]
     return sorted(rows, key=lambda r: r["id"])
+
+
+def eval_turns(data: Path, params: dict, h) -> list[dict]:
+    """The evaluation turns of the charp params (eval_dataset, splits.eval, subsets.eval) with history h."""
+    return load_turns(data, params["eval_dataset"], params["splits"]["eval"], h, params["subsets"]["eval"], params["seed"])
