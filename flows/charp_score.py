@@ -16,7 +16,8 @@ from tasks.charp.report import category_counts, judge_table, plot_metrics, summa
 from tasks.io import atomic_dir, write_json
 from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Charp, as_dict, flow_params
 
 DATA = ROOT / "data"
 
@@ -78,8 +79,8 @@ def judge_task(cells: dict, params: dict) -> tuple[dict, dict]:
 
 
 @flow(name="charp-score")
-def charp_score() -> None:
-    params = load_params("charp")
+def charp_score(params: Charp) -> None:
+    params = as_dict(params)
     cells = cells_with_turns(params)
     results = metrics_task(cells, params)
     judged, judge_stats = judge_task(cells, params) if params["judge"]["enabled"] else ({}, {})
@@ -114,4 +115,4 @@ def charp_score() -> None:
 
 
 if __name__ == "__main__":
-    run_flow(charp_score)
+    run_flow(lambda: charp_score(**flow_params(charp_score)), name="charp_score")

@@ -10,7 +10,8 @@ from tasks.detectors.registry import MODEL_KINDS, active_detectors, build_detect
 from tasks.detectors.run import applicable_rows, run_detector, run_vote
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Detect, as_dict, flow_params
 from tasks.schemas import DETECTOR_OUTPUT
 from tasks.scoring.eval_sets import load_eval_sets
 
@@ -37,8 +38,8 @@ def detector_task(name: str, spec: dict, params: dict, sets: dict) -> tuple[list
 
 
 @flow(name="detect")
-def detect() -> None:
-    params = load_params("detect")
+def detect(params: Detect) -> None:
+    params = as_dict(params)
     detectors = active_detectors(params["detectors"])
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
@@ -65,4 +66,4 @@ def detect() -> None:
 
 
 if __name__ == "__main__":
-    run_flow(detect)
+    run_flow(lambda: detect(**flow_params(detect)), name="detect")

@@ -10,7 +10,8 @@ from flows.main import run_flow
 from tasks.hallucigen.llm_generation import generate
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.client import make_client
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import HallucigenLlm, as_dict, flow_params
 from tasks.schemas import HALLUCIGEN_GENERATION
 
 DATA = ROOT / "data" / "hallucigen"
@@ -35,15 +36,14 @@ def generate_task(rows: list[dict], params: dict):
 
 
 @flow(name="hallucigen-llm")
-def hallucigen_llm() -> None:
-    params = load_params("hallucigen_llm")
+def hallucigen_llm(params: HallucigenLlm) -> None:
     examples, stats = ([], {"enabled": False})
-    if params["enabled"]:
-        examples, stats = generate_task(pick_sources(params), params)
+    if params.enabled:
+        examples, stats = generate_task(pick_sources(as_dict(params)), as_dict(params))
     with atomic_dir(DATA.parent / "hallucigen_llm") as tmp:
         write_parquet(examples, HALLUCIGEN_GENERATION, tmp / "generation.parquet")
     write_json(stats, ROOT / "metrics" / "hallucigen_llm.json")
 
 
 if __name__ == "__main__":
-    run_flow(hallucigen_llm)
+    run_flow(lambda: hallucigen_llm(**flow_params(hallucigen_llm)), name="hallucigen_llm")

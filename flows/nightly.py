@@ -21,7 +21,8 @@ from prefect.runtime import flow_run
 from flows.main import run_flow
 from tasks.errors import PipelineError
 from tasks.io import atomic_path
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Nightly, as_dict, flow_params, load_stage_params
 from tasks.scoring.history import (
     append_history,
     compare,
@@ -63,8 +64,8 @@ def compare_task(params: dict, run: dict) -> tuple[str, list[dict]]:
 
 
 @flow(name="nightly-reevaluation")
-def nightly() -> None:
-    params = load_params("nightly")
+def nightly(params: Nightly) -> None:
+    params = as_dict(params)
     run = {"started": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "name": flow_run.get_name() or "local"}
     repro_task(params["targets"])
     _, regressions = compare_task(params, run)
@@ -77,12 +78,13 @@ def nightly() -> None:
 def serve() -> None:
     from prefect.schedules import Cron
 
-    params = load_params("nightly")
-    nightly.serve(name=DEPLOYMENT, schedules=[Cron(params["cron"], timezone=params["timezone"])])
+    params = load_stage_params(Nightly)
+    nightly.serve(name=DEPLOYMENT, parameters={"params": as_dict(params)},
+                  schedules=[Cron(params.cron, timezone=params.timezone)])
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["serve"]:
         serve()
     else:
-        run_flow(nightly)
+        run_flow(lambda: nightly(**flow_params(nightly)), name="nightly")

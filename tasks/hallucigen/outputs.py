@@ -25,6 +25,7 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
              "following the CLEF-2024 ELOQUENT HalluciGen overview §2. Schemas: `HALLUCIGEN_GENERATION` and "
              "`HALLUCIGEN_DETECTION` in `tasks/schemas.py`.", "", "## Sources and licences", ""]
     lines += [f"- {s}" for s in stats["sources"]]
+    lines += ["", "spaCy pipelines used: " + ", ".join(f"{lang}: {m}" for lang, m in stats["spacy_models"].items()) + "."]
     lines += ["", "## Files", "", "- `{trial,test}.generation.parquet`: source, hyp_good (hyp+), hyp_bad (hyp-), type, "
               "the edit and its origin", "- `{trial,test}.detection.parquet`: hyp1, hyp2 (order drawn per example "
               "from a seeded RNG) and label (the hallucinated one)",
