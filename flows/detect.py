@@ -44,7 +44,8 @@ def detect(params: Detect) -> None:
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
     sets = load_task(params)
-    outputs, stats = [], {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()}, "detectors": {}}
+    outputs = []
+    stats = {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()}, "detectors": {}}
     for name, spec in detectors.items():
         if spec["kind"] == "vote":
             for s in sets.values():

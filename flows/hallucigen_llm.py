@@ -30,7 +30,8 @@ def pick_sources(params: dict) -> list[dict]:
 @task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=["gpu"])
 def generate_task(rows: list[dict], params: dict):
     client = make_client(params["model"])
-    label = params["model"]["local"]["model"] if params["model"]["backend"] == "local" else params["model"]["openai"]["model"]
+    model = params["model"]
+    label = model["local"]["model"] if model["backend"] == "local" else model["openai"]["model"]
     examples, tally = generate(rows, client, params["translation_prompt"], label)
     return examples, {**tally.as_dict(), "client_failures": dict(sorted(client.failures.items()))}
 

@@ -28,7 +28,8 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "translation", params.directions)
     stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params.use_aces else []))
     write_hallucigen_task("translation", rows, published, stats, as_dict(params), exhausted,
-                          ROOT / "data" / "hallucigen" / "translation", ROOT / "metrics" / "hallucigen_translation.json")
+                          ROOT / "data" / "hallucigen" / "translation",
+                          ROOT / "metrics" / "hallucigen_translation.json")
 
 
 if __name__ == "__main__":

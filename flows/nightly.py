@@ -58,7 +58,8 @@ def compare_task(params: dict, run: dict) -> tuple[str, list[dict]]:
     for path in (folder / "reports" / f"{run['started'].replace(':', '')}.md", folder / "regression_report.md"):
         with atomic_path(path) as tmp:
             tmp.write_text(report, encoding="utf-8")
-    append_history(folder / "metrics.jsonl", {**run, "status": "regression" if regressions else "ok", "metrics": current})
+    append_history(folder / "metrics.jsonl",
+                   {**run, "status": "regression" if regressions else "ok", "metrics": current})
     create_markdown_artifact(key="nightly-regression-report", markdown=report, description="Nightly metric comparison")
     return report, regressions
 

@@ -45,8 +45,10 @@ def score(params: Score, detect: DetectorSpecs) -> None:
     write_json(headline_metrics(res), ROOT / "metrics" / "score.json")
     plot_rows = [{"eval_set": r["eval_set"], "detector": r["detector"], "f1": r["f1"]} for r in artifact_rows(res)]
     write_json(plot_rows, ROOT / "metrics" / "score_f1.json")
-    create_table_artifact(key="detector-scores", table=artifact_rows(res), description="F1/MCC/kappa per set and detector")
-    create_markdown_artifact(key="detector-report", markdown=text, description="Detector scores (data/reports/README.md)")
+    create_table_artifact(key="detector-scores", table=artifact_rows(res),
+                          description="F1/MCC/kappa per set and detector")
+    create_markdown_artifact(key="detector-report", markdown=text,
+                             description="Detector scores (data/reports/README.md)")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/dialogue/dstc11/test/h-2.parquet", "data/dialogue/dstc11/README.md", "metrics/dialogue/dstc11.json",
            "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet",
            "data/hallucigen/translation/test.generation.parquet", "data/hallucigen/translation/trial.detection.parquet",
-           "data/hallucigen/paraphrase/test.generation.parquet", "data/hallucigen/paraphrase/published.detection.parquet",
+           "data/hallucigen/paraphrase/test.generation.parquet",
+           "data/hallucigen/paraphrase/published.detection.parquet",
            "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md",
            "data/hallucigen_llm/generation.parquet", "metrics/hallucigen_llm.json",
            "data/detectors/cross-encoder/model.safetensors", "metrics/train_detector.json",
@@ -166,8 +167,10 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     tr = {split: pq.read_table(out / f"translation/{split}.generation.parquet") for split in ("trial", "test")}
     assert all(t.schema.equals(HALLUCIGEN_GENERATION) for t in tr.values())
     for split, size in (("trial", 10), ("test", 100)):
-        assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in ("en-fr", "fr-en", "en-de", "de-en")}
-    pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist() for split in ("trial", "test")}
+        directions = ("en-fr", "fr-en", "en-de", "de-en")
+        assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in directions}
+    pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist()
+          for split in ("trial", "test")}
     assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 16, "sv": 20}
     assert Counter(r["langpair"] for r in pp["test"]) == {"en": 119, "sv": 119}
     assert {r["type"] for r in pp["test"] if r["langpair"] == "en"} >= {"natural", "tense", "negation", "number"}
@@ -238,7 +241,8 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
             _run([sys.executable, "-m", "flows.dialogue", dataset], built, env)
         out = built / "data" / "dialogue"
         assert pq.read_table(out / "faithdial/valid/h-full.parquet").num_rows == 4
-        assert [r["id"] for r in pq.read_table(out / "charp/hcharp/h-0.parquet").to_pylist()] == ["hcharp:1", "hcharp:4"]
+        hcharp = pq.read_table(out / "charp/hcharp/h-0.parquet").to_pylist()
+        assert [r["id"] for r in hcharp] == ["hcharp:1", "hcharp:4"]
         subset = pq.read_table(out / "charp/faithdial_valid_charp/h-1.parquet").to_pylist()
         assert [r["id"] for r in subset] == ["faithdial:valid:1", "faithdial:valid:4"]
         assert all(len(r["history"]) == 1 for r in subset)
@@ -254,7 +258,7 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
 
 def test_charp_grid_runs_offline_on_dstc11(built):
     params = yaml.safe_load((built / "params.yaml").read_text())["charp"]
-    cells = [f"smollm2|full|{h}" for h in params["grid"]["eval_h"]] + [f"fewshot|none|{h}" for h in params["grid"]["eval_h"]]
+    cells = [f"{system}|{h}" for system in ("smollm2|full", "fewshot|none") for h in params["grid"]["eval_h"]]
     for cell in cells:
         system, train_h, eval_h = cell.split("|")
         table = pq.read_table(built / f"data/charp/predictions/{system}/train-h-{train_h}.eval-h-{eval_h}.parquet")
@@ -341,7 +345,8 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
             params = yaml.safe_load(saved)
             params["detect"]["llm"]["backend"] = "openai"
             params["detect"]["llm"]["openai"].update(base_url=url, api_key_env="HALLUCI_CANARY_KEY", retries=0)
-            params["detect"]["detectors"] = {"llm-general": {"kind": "llm_prompt", "prompt": "general", "max_per_langpair": 1}}
+            params["detect"]["detectors"] = {
+                "llm-general": {"kind": "llm_prompt", "prompt": "general", "max_per_langpair": 1}}
             params["detect"]["eval_sets"] = ["hallucigen-paraphrase-trial"]
             params_file.write_text(yaml.safe_dump(params))
             home = tmp_path / "prefect-home"
@@ -436,7 +441,8 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
         assert _flow_run_state(base, dep["id"]) == "FAILED"
         report = (history / "regression_report.md").read_text()
         assert "**1 regression(s).**" in report and f"| {key} |" in report
-        artifacts = _api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
+        artifacts = _api(base, "POST", "/artifacts/filter",
+                         {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:
         for proc in (serve, server):

@@ -129,7 +129,8 @@ def build_examples(raw_dir: Path, params: dict, parse: Parser, tag: Parser, marg
                         reject(en_name, row.line, row.id, langpair, type_, edit.reason)
                     else:
                         slots[(langpair, type_)].keep()
-                        details[f"{langpair}/{type_}"][edit.detail.split(":")[0] if type_ == "negation" else edit.detail] += 1
+                        detail = edit.detail.split(":")[0] if type_ == "negation" else edit.detail
+                        details[f"{langpair}/{type_}"][detail] += 1
                         result.examples.append(_example(edit, src.sentence1, langpair, lang, split, row.id))
 
     result.examples.sort(key=lambda e: (e["langpair"], e["type"], e["pawsx_split"], int(e["pawsx_id"])))
@@ -155,7 +156,8 @@ def _stats(file_stats: dict, slots: dict, details: dict, n_examples: int) -> dic
     by_slot: dict[str, dict] = defaultdict(dict)
     for (langpair, type_), tally in sorted(slots.items()):
         by_slot[langpair][type_] = tally.as_dict()
-    return {"files": file_stats, "examples": dict(by_slot), "edit_details": {k: dict(sorted(v.items())) for k, v in sorted(details.items())},
+    return {"files": file_stats, "examples": dict(by_slot),
+            "edit_details": {k: dict(sorted(v.items())) for k, v in sorted(details.items())},
             "total_examples": n_examples}
 
 
