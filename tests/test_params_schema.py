@@ -146,3 +146,33 @@ def test_flow_runs_record_their_params(tmp_path):
             run = client.read_flow_run(state.state_details.flow_run_id)
     assert run.parameters == {"params": {**load_params("fetch"), "sources": ["no-such-source"]}}
     assert PARAMS_FILE.read_text(encoding="utf-8")  # the real params file is untouched
+
+
+@pytest.mark.parametrize("profile", ["offline", "paper"])
+def test_every_profile_gives_valid_params(tmp_path, profile):
+    from tasks.profiles import apply_profile
+
+    params = tmp_path / "params.yaml"
+    shutil.copy(PARAMS_FILE, params)
+    apply_profile(profile, params)
+    raw = load_params(path=params)
+    valid = {name: as_dict(validate_section(raw, name)) for name in SECTIONS}
+    coerced = [name for name in SECTIONS if valid[name] != raw[name]]
+    assert coerced == ([] if profile == "offline" else ["train_detector"])
+    if profile == "paper":  # ruamel writes 2e-05, a string to PyYAML (YAML 1.1): the schema makes it a float
+        assert (raw["train_detector"]["learning_rate"], valid["train_detector"]["learning_rate"]) == ("2e-05", 2e-05)
+
+
+def test_schema_names_are_the_ones_the_code_knows():
+    from typing import get_args
+
+    from tasks.detectors.llm_prompt import PROMPTS
+    from tasks.detectors.registry import KINDS
+    from tasks.edits.library import TYPES
+    from tasks.params_schema import DetectorKind, DetectorSpec, HallucinationType, PawsxSplit
+    from tasks.pawsx.build import SPLIT_FILES
+
+    assert get_args(HallucinationType) == TYPES
+    assert set(get_args(DetectorKind)) == KINDS
+    assert set(get_args(PawsxSplit)) == set(SPLIT_FILES)
+    assert set(get_args(get_args(DetectorSpec.model_fields["prompt"].annotation)[0])) == set(PROMPTS)
