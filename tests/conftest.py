@@ -1,10 +1,13 @@
-"""Shared fixtures: the real spaCy English pipeline, and the raw-data mirror."""
+"""Shared fixtures: the real spaCy English pipeline, the raw-data mirror, and the one built copy of the
+project that every end-to-end test shares."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
 import pytest
+
+from tests.repo_copy import copy_repo, run, stage_env
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")
@@ -22,3 +25,18 @@ def mirror() -> Path:
     if not (MIRROR / "MANIFEST.tsv").is_file():
         pytest.fail(f"raw-data mirror not found at {MIRROR}; set HALLUCI_RAW_MIRROR")
     return MIRROR
+
+
+@pytest.fixture(scope="session")
+def e2e_env(mirror) -> dict[str, str]:
+    """The environment the stages of a repo copy run in."""
+    return stage_env(mirror)
+
+
+@pytest.fixture(scope="session")
+def built_repo(tmp_path_factory, e2e_env) -> Path:
+    """A copy of the project built once by `dvc repro` on the real mirror, shared by every end-to-end test
+    (mark them `e2e`); a test that changes the copy restores it."""
+    repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
+    run(["dvc", "repro"], repo, e2e_env)
+    return repo
