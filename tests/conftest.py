@@ -1,8 +1,13 @@
 """Shared fixtures: the real spaCy English pipeline, the raw-data mirror, and the one built copy of the
-project that every end-to-end test shares."""
+project that every end-to-end test shares. The session gets its own Prefect home (set before Prefect is
+imported): its database, temporary servers and `tag:gpu` limit are not those of a `make run`, a Prefect
+server or another test session on the same machine, whose model tasks would otherwise hold the gpu slot."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +16,10 @@ from tests.repo_copy import copy_repo, run, stage_env
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")
+PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))
+os.environ["PREFECT_HOME"] = str(PREFECT_TEST_HOME)
+os.environ.pop("PREFECT_API_URL", None)
+atexit.register(shutil.rmtree, PREFECT_TEST_HOME, ignore_errors=True)  # after Prefect's own exit handlers
 
 
 @pytest.fixture(scope="session")
