@@ -351,6 +351,7 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
             params_file.write_text(yaml.safe_dump(params))
             home = tmp_path / "prefect-home"
             run_env = {**env, "HALLUCI_CANARY_KEY": canary, "PREFECT_HOME": str(home), "PREFECT_LOGGING_LEVEL": "DEBUG"}
+            run_env.pop("PREFECT_API_URL")  # a temporary server, whose database is under `home`, scanned below
             proc = _run([sys.executable, "-m", "flows.detect"], built, run_env)
         assert set(_Judge.auth) == {f"Bearer {canary}"} and len(_Judge.auth) == 2  # en and sv, one each
         rows = pq.read_table(built / "data/detections/hallucigen-paraphrase-trial.parquet").to_pylist()
