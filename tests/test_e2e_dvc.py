@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,9 @@ from tasks.schemas import (
     REJECT,
 )
 from tests.chat_server import ChatHandler, chat_server
+from tests.repo_copy import run as _run
+
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
@@ -52,45 +54,18 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
-def _run(args, cwd, env, check=True):
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
-    if check and proc.returncode != 0:
-        pytest.fail(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc
-
-
 def _digests(repo: Path) -> dict[str, str]:
     return {p: hashlib.sha256((repo / p).read_bytes()).hexdigest() for p in OUTPUTS}
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory, mirror):
-    """A copy of the project's tracked and untracked-but-not-ignored files, as a fresh git repo."""
-    dest = tmp_path_factory.mktemp("e2e") / "repo"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\n")
-    for rel in filter(None, files):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    (dest / "dvc.lock").unlink()
-    shutil.rmtree(dest / "metrics")
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-    return dest
+@pytest.fixture
+def env(e2e_env):
+    return e2e_env
 
 
-@pytest.fixture(scope="module")
-def env(mirror):
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    env["HALLUCI_RAW_MIRROR"] = str(mirror)
-    return env
-
-
-@pytest.fixture(scope="module")
-def built(repo, env):
-    _run(["dvc", "repro"], repo, env)
-    return repo
+@pytest.fixture
+def built(built_repo):
+    return built_repo
 
 
 def test_repro_builds_the_dataset(built):
@@ -127,12 +102,42 @@ def test_artifacts_load_with_datasets(built):
     assert set(ds["label"]) == {"hyp1", "hyp2"}
 
 
+# Forced again to show byte-identical artifacts: every deterministic data stage and one model stage.
+FORCED = ["fetch", "pawsx_edits", "dialogue@dstc11", "dialogue@begin", "hallucigen_translation",
+          "hallucigen_paraphrase", "hallucigen_llm"]
+
+
 def test_second_repro_is_a_no_op_and_forced_repro_is_byte_identical(built, env):
-    before = _digests(built)
     out = _run(["dvc", "repro"], built, env).stdout
     assert "Data and pipelines are up to date" in out
-    _run(["dvc", "repro", "--force"], built, env)
+    before, lock = _digests(built), (built / "dvc.lock").read_bytes()
+    _run(["dvc", "repro", "--force", "--single-item", *FORCED], built, env)
+    assert (built / "dvc.lock").read_bytes() == lock  # the hash of every out of every forced stage
     assert _digests(built) == before
+    assert "Data and pipelines are up to date" in _run(["dvc", "repro"], built, env).stdout
+
+
+def test_a_failing_fetch_stage_keeps_the_previous_raw_data(built, env, mirror, tmp_path):
+    """`dvc repro` of a fetch that fails verification leaves data/raw and dvc.lock as they were (persist on the
+    out, and the flow swaps in the new folder only once every file is verified), so nothing downstream breaks."""
+    raw = built / "data" / "raw"
+    before = {p.relative_to(raw): p.read_bytes() for p in raw.rglob("*") if p.is_file()}
+    lock = (built / "dvc.lock").read_bytes()
+    tampered = tmp_path / "tampered"
+    for f in mirror.rglob("*"):
+        if f.is_file():
+            (tampered / f.relative_to(mirror)).parent.mkdir(parents=True, exist_ok=True)
+            (tampered / f.relative_to(mirror)).symlink_to(f)
+    (tampered / "pawsx/x-final/en/test_2k.tsv").unlink()
+    (tampered / "pawsx/x-final/en/test_2k.tsv").write_bytes(b"id\tsentence1\tsentence2\tlabel\n")
+    proc = _run(["dvc", "repro", "--force", "--single-item", "fetch"], built,
+                {**env, "HALLUCI_RAW_MIRROR": str(tampered)}, check=False)
+    assert proc.returncode != 0
+    assert "ERROR fetch: source 'pawsx': file 'x-final/en/test_2k.tsv' from mirror" in proc.stderr
+    assert {p.relative_to(raw): p.read_bytes() for p in raw.rglob("*") if p.is_file()} == before
+    assert not [p for p in raw.parent.iterdir() if p.name.startswith(".raw.")]
+    assert (built / "dvc.lock").read_bytes() == lock
+    assert "up to date" in _run(["dvc", "status"], built, env).stdout
 
 
 def test_unreachable_upstream_fails_in_one_line_and_keeps_data(built, env):
@@ -351,6 +356,7 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
             params_file.write_text(yaml.safe_dump(params))
             home = tmp_path / "prefect-home"
             run_env = {**env, "HALLUCI_CANARY_KEY": canary, "PREFECT_HOME": str(home), "PREFECT_LOGGING_LEVEL": "DEBUG"}
+            run_env.pop("PREFECT_API_URL")  # a temporary server, whose database is under `home`, scanned below
             proc = _run([sys.executable, "-m", "flows.detect"], built, run_env)
         assert set(_Judge.auth) == {f"Bearer {canary}"} and len(_Judge.auth) == 2  # en and sv, one each
         rows = pq.read_table(built / "data/detections/hallucigen-paraphrase-trial.parquet").to_pylist()

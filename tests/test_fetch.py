@@ -158,3 +158,4 @@ def test_registry_covers_every_source_and_the_mirror_manifest(mirror):
                 assert manifest[f"{source.mirror}/{f.path}"] == f.sha256
             else:
                 assert f.sha256 is None and source.upstream["kind"] == "hf"
+

@@ -21,7 +21,7 @@ from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.tense import random_tense_edit
-from tasks.pawsx.reader import PawsRow, read_pawsx
+from tasks.pawsx.reader import PawsRow, file_accounting, read_pawsx
 from tasks.stats import Tally
 
 Parser = Callable[[list[str]], list[Doc]]
@@ -92,12 +92,12 @@ def build_examples(raw_dir: Path, params: dict, parse: Parser, tag: Parser, marg
     for split in params["splits"]:
         en_name = f"x-final/en/{SPLIT_FILES[split]}"
         en_rows, en_rejects, tally = read_pawsx(pawsx_file(raw_dir, "en", split), en_name, required=("sentence1",))
-        file_stats[en_name] = tally.as_dict()
+        file_stats[en_name] = file_accounting(tally, en_rejects)
         sources: dict[str, dict[str, PawsRow]] = {}
         for lang in langs:
             name = f"x-final/{lang}/{SPLIT_FILES[split]}"
-            rows, _, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
-            file_stats[name] = tally.as_dict()
+            rows, rejects, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
+            file_stats[name] = file_accounting(tally, rejects)
             sources[lang] = {r.id: r for r in rows}
 
         for bad in en_rejects:
