@@ -68,7 +68,8 @@ def test_sweep_removes_only_the_atomic_writers_temporaries(tmp_path):
     try:
         nested = tmp_path / "data" / "hallucigen" / "translation"
         nested.mkdir(parents=True)
-        stale = [nested / f".test.generation.parquet.{dead}-k2x_9qaz.tmp", tmp_path / "data" / f".raw.{dead}-abcdefgh.tmp",
+        stale = [nested / f".test.generation.parquet.{dead}-k2x_9qaz.tmp",
+                 tmp_path / "data" / f".raw.{dead}-abcdefgh.tmp",
                  tmp_path / "data" / ".raw.q1w2e3r4.tmp"]  # the last: named before writers recorded their pid
         stale[1].mkdir()
         (stale[1] / "pawsx").mkdir()

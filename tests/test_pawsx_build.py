@@ -69,7 +69,8 @@ def _pawsx_with_non_utf8(tmp_path: Path) -> Path:
     en, fr, de = (root / "x-final" / lang / "dev_2k.tsv" for lang in ("en", "fr", "de"))
     en.write_bytes(en.read_bytes() + b"9\tThe caf\xe9 opened in 1990 .\tIn 1990 the caf\xe9 opened .\t1\n"
                    b"10\tThe girls sing in the choir .\tIn the choir , the girls sing .\t1\n")
-    fr.write_bytes(fr.read_bytes() + b"10\tLes filles chantent dans le ch\x9cur.\tDans le ch\x9cur chantent les filles.\t1\n"
+    fr.write_bytes(fr.read_bytes()
+                   + b"10\tLes filles chantent dans le ch\x9cur.\tDans le ch\x9cur chantent les filles.\t1\n"
                    b"11\tIl pleut.\tIl pleut encore.\t1\n")
     de.write_bytes(de.read_bytes() + "10\tDie Mädchen singen im Chor.\tIm Chor singen die Mädchen.\t1\n".encode())
     return root
@@ -91,7 +92,8 @@ def test_both_builds_report_non_utf8_rows_with_file_and_line(tmp_path, nlp):
     result = build_examples(root, PARAMS, batched_parser(nlp), batched_parser(nlp, pipes=TAG_PIPES))
     bad = [(r["file"], r["line"], r["pawsx_id"], r["langpair"], r["type"])
            for r in result.rejects if r["reason"] == "non_utf8"]
-    assert bad == [("x-final/en/dev_2k.tsv", 11, "9", lp, t) for lp in ("fr-en", "de-en") for t in ("tense", "negation")]
+    assert bad == [("x-final/en/dev_2k.tsv", 11, "9", lp, t)
+                   for lp in ("fr-en", "de-en") for t in ("tense", "negation")]
     assert result.stats["files"]["x-final/fr/dev_2k.tsv"]["rejected_lines"] == {"empty_sentence": [4], "non_utf8": [5]}
     assert result.stats["examples"]["fr-en"]["tense"]["rejected_by_reason"]["missing_source"] == 2  # ids 8 and 10
     assert "de-en:tense:dev:10" in {e["id"] for e in result.examples}
