@@ -1,9 +1,11 @@
-"""End to end, in a temporary copy of the repo: `dvc repro` runs the Prefect flows on the real mirror,
-a second repro does nothing, a forced repro gives byte-identical artifacts, an unreachable upstream
-source fails the fetch flow with one line that says how to switch it off, and the paper profile wires
-the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files); the
-detectors are scored on every evaluation set, an API key never reaches an artifact or log, and the
-nightly deployment runs on a real local Prefect server; the CHARP grid runs offline on DSTC11."""
+"""End to end, in the session's one built copy of the repo (`built_repo` in conftest): `dvc repro` runs the
+Prefect flows on the real mirror, a second repro does nothing, a forced repro of the data stages and one
+model stage gives byte-identical artifacts, a fetch that fails verification under `dvc repro` keeps the
+previous raw data, an unreachable upstream source fails the fetch flow with one line that says how to
+switch it off, and the paper profile wires the FaithDial and CHARP stages (run here on fixtures placed
+where fetch would put the Hub files); the detectors are scored on every evaluation set, an API key never
+reaches an artifact or log, and the nightly deployment runs on a real local Prefect server; the CHARP grid
+runs offline on DSTC11. A test that changes the copy restores it."""
 from __future__ import annotations
 
 import hashlib
