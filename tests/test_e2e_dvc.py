@@ -401,12 +401,10 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, t
     a run triggered through the API completes and writes the report; after a tampered history that
     makes a metric look worse than before, the next run fails and reports the regression."""
     base = prefect_api
-    logs = open(tmp_path / "serve.log", "w")
-    serve = None
-    try:
+    with open(tmp_path / "serve.log", "w") as logs:
         serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=env,
                                  stdout=logs, stderr=subprocess.STDOUT)
-
+    try:
         def deployment():
             found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
             return found[0] if found else None
@@ -427,7 +425,5 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, t
         artifacts = _api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:
-        if serve is not None:
-            serve.terminate()
-            serve.wait(timeout=60)
-        logs.close()
+        serve.terminate()
+        serve.wait(timeout=60)
