@@ -7,6 +7,8 @@ PROFILE ?= offline
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
+# Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
+export OMP_WAIT_POLICY ?= PASSIVE
 
 .PHONY: setup run test test-fast lint server profile pin-sources bench clean
 

@@ -7,20 +7,20 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.prefect_server import prefect_server
 from tests.repo_copy import copy_repo, run, stage_env
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")
+# Idle OpenMP threads sleep instead of spinning: with the cores shared, spinning torch threads made a
+# SmolLM2 generation of 8 tokens take 90 s instead of 5 s (set before torch is imported; the same as `make`).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))
 os.environ["PREFECT_HOME"] = str(PREFECT_TEST_HOME)
 os.environ.pop("PREFECT_API_URL", None)
@@ -42,35 +42,11 @@ def mirror() -> Path:
 
 
 @pytest.fixture(scope="session")
-def prefect_api(tmp_path_factory) -> str:
-    """A Prefect server (in the session's Prefect home) for the end-to-end stages: one start for the session
-    instead of a temporary server per stage run."""
-    log_path = tmp_path_factory.mktemp("prefect-server") / "server.log"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}/api"
-    with open(log_path, "w") as log:
-        server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-                                   "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 300
-        while not _healthy(url):
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Prefect server on {url} did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(1)
+def prefect_api(tmp_path_factory) -> Iterator[str]:
+    """A Prefect server in the session's Prefect home for the flows that tests run as subprocesses: one start
+    for the session instead of a temporary server per stage run."""
+    with prefect_server(tmp_path_factory.mktemp("prefect-server") / "server.log") as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/health", timeout=5) as resp:
-            return resp.status == 200
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="session")

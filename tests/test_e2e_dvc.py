@@ -1,9 +1,11 @@
-"""End to end, in a temporary copy of the repo: `dvc repro` runs the Prefect flows on the real mirror,
-a second repro does nothing, a forced repro gives byte-identical artifacts, an unreachable upstream
-source fails the fetch flow with one line that says how to switch it off, and the paper profile wires
-the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files); the
-detectors are scored on every evaluation set, an API key never reaches an artifact or log, and the
-nightly deployment runs on a real local Prefect server; the CHARP grid runs offline on DSTC11."""
+"""End to end, in the session's one built copy of the repo (`built_repo` in conftest): `dvc repro` runs the
+Prefect flows on the real mirror, a second repro does nothing, a forced repro of the data stages and one
+model stage gives byte-identical artifacts, a fetch that fails verification under `dvc repro` keeps the
+previous raw data, an unreachable upstream source fails the fetch flow with one line that says how to
+switch it off, and the paper profile wires the FaithDial and CHARP stages (run here on fixtures placed
+where fetch would put the Hub files); the detectors are scored on every evaluation set, an API key never
+reaches an artifact or log, and the nightly deployment runs on a real local Prefect server; the CHARP grid
+runs offline on DSTC11. A test that changes the copy restores it."""
 from __future__ import annotations
 
 import hashlib
@@ -372,14 +374,6 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
         shutil.copy2(backup / "detect.json", built / "metrics/detect.json")
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _api(base: str, method: str, path: str, body: dict | None = None):
     import urllib.request
 
@@ -407,29 +401,15 @@ def _flow_run_state(base: str, deployment_id: str) -> str:
                  ("COMPLETED", "FAILED", "CRASHED") and s, 600, "the nightly flow run")
 
 
-def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
-    """`prefect server start`, then `python -m flows.nightly serve`: the deployment has the cron schedule;
+def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, tmp_path):
+    """On the session's Prefect server, `python -m flows.nightly serve`: the deployment has the cron schedule;
     a run triggered through the API completes and writes the report; after a tampered history that
     makes a metric look worse than before, the next run fails and reports the regression."""
-    import urllib.error
-
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}/api"
-    server_env = {**env, "PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base}
-    logs = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port",
-                               str(port)], cwd=built, env=server_env, stdout=logs, stderr=subprocess.STDOUT)
-    serve = None
-    try:
-        def healthy():
-            try:
-                return _api(base, "GET", "/health")
-            except (urllib.error.URLError, ConnectionError, OSError):
-                return False
-        _wait(healthy, 180, "the Prefect server")
-        serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=server_env,
+    base = prefect_api
+    with open(tmp_path / "serve.log", "w") as logs:
+        serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=env,
                                  stdout=logs, stderr=subprocess.STDOUT)
-
+    try:
         def deployment():
             found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
             return found[0] if found else None
@@ -451,8 +431,5 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
                          {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:
-        for proc in (serve, server):
-            if proc is not None:
-                proc.terminate()
-                proc.wait(timeout=60)
-        logs.close()
+        serve.terminate()
+        serve.wait(timeout=60)
