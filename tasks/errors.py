@@ -19,3 +19,7 @@ class SourceUnavailable(PipelineError):
 
 class InputError(PipelineError):
     """An input file is unusable as a whole (missing header, unreadable)."""
+
+
+class SchemaError(PipelineError):
+    """A row to be written does not have exactly its schema's columns (a bug, never a silent null)."""
