@@ -32,7 +32,7 @@ def train_task(system: str, h: str, params: dict) -> dict:
 @flow(name="charp-train")
 def charp_train(system: str, h: str) -> None:
     params = load_params("charp")
-    ensure_gpu_limit(load_params("detect")["gpu_concurrency"])
+    ensure_gpu_limit()
     write_json(train_task(system, h, params), ROOT / "metrics" / "charp" / f"train.{system}.h-{h}.json")
 
 

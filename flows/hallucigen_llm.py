@@ -10,6 +10,7 @@ from flows.main import run_flow
 from tasks.hallucigen.llm_generation import generate
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.client import make_client
+from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT, load_params
 from tasks.schemas import HALLUCIGEN_GENERATION
 
@@ -26,7 +27,7 @@ def pick_sources(params: dict) -> list[dict]:
     return picked
 
 
-@task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=["gpu"])
+@task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def generate_task(rows: list[dict], params: dict):
     client = make_client(params["model"])
     label = params["model"]["local"]["model"] if params["model"]["backend"] == "local" else params["model"]["openai"]["model"]
@@ -39,6 +40,7 @@ def hallucigen_llm() -> None:
     params = load_params("hallucigen_llm")
     examples, stats = ([], {"enabled": False})
     if params["enabled"]:
+        ensure_gpu_limit()
         examples, stats = generate_task(pick_sources(params), params)
     with atomic_dir(DATA.parent / "hallucigen_llm") as tmp:
         write_parquet(examples, HALLUCIGEN_GENERATION, tmp / "generation.parquet")

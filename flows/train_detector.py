@@ -30,7 +30,7 @@ def train_task(rows: list[dict], params: dict) -> dict:
 @flow(name="train-detector")
 def train_detector() -> None:
     params = load_params("train_detector")
-    ensure_gpu_limit(load_params("detect")["gpu_concurrency"])
+    ensure_gpu_limit()
     rows, stats = pairs_task(params)
     stats["training"] = train_task(rows, params)
     write_json(stats, ROOT / "metrics" / "train_detector.json")
