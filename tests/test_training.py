@@ -107,3 +107,17 @@ def test_early_stopping_restores_the_best_epoch():
 def test_no_patience_runs_every_epoch_and_is_seeded():
     (a, ha), (b, hb) = _fit(epochs=3, patience=None), _fit(epochs=3, patience=None)
     assert len(ha) == 3 and ha == hb and torch.equal(a.w.weight, b.w.weight)
+
+
+def test_cross_encoder_training_is_byte_identical(tmp_path):
+    """The detector trainer on the shared loop: same rows, params and seed give the same safetensors bytes."""
+    from tasks.detectors.train import train_cross_encoder
+
+    rows = [{"source": f"The museum opened in {1900 + k}.", "hypothesis": f"The museum opened in {1900 + k + k % 2}.",
+             "label": k % 2} for k in range(10)]
+    params = {"seed": 13, "base_model": "minilm", "epochs": 2, "batch_size": 4, "learning_rate": 1e-4,
+              "max_length": 32, "valid_fraction": 0.2}
+    stats = [train_cross_encoder(rows, params, tmp_path / name) for name in ("a", "b")]
+    assert stats[0] == stats[1] and stats[0]["train_pairs"] == 8 and stats[0]["valid_pairs"] == 2
+    assert [e["epoch"] for e in stats[0]["epochs"]] == [1, 2] and sum(e["best"] for e in stats[0]["epochs"]) == 1
+    assert (tmp_path / "a" / "model.safetensors").read_bytes() == (tmp_path / "b" / "model.safetensors").read_bytes()
