@@ -13,13 +13,14 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.charp.cells import NO_TRAINING, Cell, prediction_path
 from tasks.charp.data import eval_turns, load_turns
 from tasks.charp.generate import generate_beam, generate_fewshot
 from tasks.io import write_json, write_parquet
 from tasks.models.client import make_client
-from tasks.models.gpu_limit import GPU_TAG
+from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
-from tasks.params_schema import CharpGenerate, as_dict, flow_params
+from tasks.params_schema import CharpGenerate, GpuLimit, as_dict, flow_params
 from tasks.schemas import CHARP_PREDICTION
 
 DATA = ROOT / "data"
@@ -38,21 +39,22 @@ def generate_task(rows: list[dict], system: str, train_h: str, params: dict) -> 
 
 
 @flow(name="charp-generate")
-def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate) -> None:
+def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate, gpu: GpuLimit) -> None:
     params = as_dict(params)
-    rows = eval_turns(DATA, params, eval_h)
-    predictions, stats = generate_task(rows, system, train_h, params)
-    cell = f"train-h-{train_h}.eval-h-{eval_h}"
-    out = [{"id": r["id"], "system": system, "train_h": train_h, "eval_h": eval_h, "prediction": p}
+    ensure_gpu_limit(gpu.gpu_concurrency)
+    cell = Cell(system, train_h, eval_h)
+    rows = eval_turns(DATA, params, cell.eval_h)
+    predictions, stats = generate_task(rows, cell.system, cell.train_h, params)
+    out = [{"id": r["id"], "system": cell.system, "train_h": cell.train_h, "eval_h": cell.eval_h, "prediction": p}
            for r, p in zip(rows, predictions)]
-    write_parquet(out, CHARP_PREDICTION, DATA / "charp" / "predictions" / system / f"{cell}.parquet")
-    write_json({"predictions": len(out), **stats}, ROOT / "metrics" / "charp" / f"generate.{system}.{cell}.json")
+    write_parquet(out, CHARP_PREDICTION, prediction_path(DATA, cell))
+    write_json({"predictions": len(out), **stats}, ROOT / "metrics" / "charp" / f"generate.{cell}.json")
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
     if len(args) == 2 and args[0] == "fewshot":
-        args = ["fewshot", "none", args[1]]
+        args = ["fewshot", NO_TRAINING, args[1]]
     if len(args) != 3:
         raise SystemExit(__doc__)
     run_flow(lambda: charp_generate(**flow_params(charp_generate, *args)), name="charp_generate")

@@ -1,9 +1,13 @@
-"""Flow `detect`: every configured detector on every evaluation set (DVC stage `detect`); model
-detectors run as `gpu`-tagged tasks, at most detect.gpu_concurrency at once."""
+"""Flow `detect`: every configured detector on every evaluation set (DVC stage `detect`). Detectors are
+submitted side by side to a thread-pool task runner: CPU detectors run beside model detectors, which are
+`gpu`-tagged tasks, at most detect.gpu_concurrency at once. Outputs do not depend on completion order."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.main import run_flow
 from tasks.detectors.registry import MODEL_KINDS, active_detectors, build_detector, check_detectors
@@ -15,12 +19,10 @@ from tasks.params_schema import Detect, as_dict, flow_params
 from tasks.schemas import DETECTOR_OUTPUT
 from tasks.scoring.eval_sets import load_eval_sets
 
-DATA = ROOT / "data"
-
 
 @task(name="load-eval-sets", cache_policy=NO_CACHE)
-def load_task(params: dict):
-    return load_eval_sets(params["eval_sets"], DATA, params["seed"])
+def load_task(params: dict, data: Path):
+    return load_eval_sets(params["eval_sets"], data, params["seed"])
 
 
 @task(cache_policy=NO_CACHE)
@@ -37,33 +39,43 @@ def detector_task(name: str, spec: dict, params: dict, sets: dict) -> tuple[list
     return rows, figures
 
 
-@flow(name="detect")
-def detect(params: Detect) -> None:
+def submit_detector(name: str, spec: dict, params: dict, sets: dict):
+    """A future of detector_task; model detectors carry the gpu tag."""
+    tags = [GPU_TAG] if spec["kind"] in MODEL_KINDS else []
+    return detector_task.with_options(name=f"detect-{name}", tags=tags).submit(name, spec, params, sets)
+
+
+def drop_timings(stats: dict) -> None:
+    """Timings vary run to run: keep them out of the DVC metrics."""
+    for figures in stats.values():
+        for f in figures.values():
+            if isinstance(f, dict):
+                f.pop("seconds", None), f.pop("pairs_per_s", None)
+
+
+@flow(name="detect", task_runner=ThreadPoolTaskRunner())
+def detect(params: Detect, root: Path = ROOT) -> None:
+    """params: the validated detect section; root: where data/ and metrics/ are."""
     params = as_dict(params)
     detectors = active_detectors(params["detectors"])
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
-    sets = load_task(params)
-    outputs = []
-    stats = {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()}, "detectors": {}}
+    sets = load_task(params, root / "data")
+    futures = {name: submit_detector(name, spec, params, sets)
+               for name, spec in detectors.items() if spec["kind"] != "vote"}
+    results = {name: futures[name].result() for name in sorted(futures)}
+    outputs = [row for rows, _ in results.values() for row in rows]
     for name, spec in detectors.items():
         if spec["kind"] == "vote":
-            for s in sets.values():
-                outputs += run_vote(name, spec["members"], s, outputs)
-            continue
-        tags = [GPU_TAG] if spec["kind"] in MODEL_KINDS else []
-        rows, stats["detectors"][name] = detector_task.with_options(name=f"detect-{name}", tags=tags)(
-            name, spec, params, sets)
-        outputs += rows
-    with atomic_dir(DATA / "detections") as tmp:
+            outputs += [row for s in sets.values() for row in run_vote(name, spec["members"], s, outputs)]
+    stats = {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()},
+             "detectors": {name: figures for name, (_, figures) in results.items()}}
+    with atomic_dir(root / "data" / "detections") as tmp:
         for set_name in sets:
             mine = sorted((o for o in outputs if o["eval_set"] == set_name), key=lambda o: (o["detector"], o["id"]))
             write_parquet(mine, DETECTOR_OUTPUT, tmp / f"{set_name}.parquet")
-    for figures in stats["detectors"].values():  # timings vary run to run: keep them out of the DVC metrics
-        for f in figures.values():
-            if isinstance(f, dict):
-                f.pop("seconds", None), f.pop("pairs_per_s", None)
-    write_json(stats, ROOT / "metrics" / "detect.json")
+    drop_timings(stats["detectors"])
+    write_json(stats, root / "metrics" / "detect.json")
 
 
 if __name__ == "__main__":

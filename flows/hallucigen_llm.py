@@ -10,8 +10,9 @@ from flows.main import run_flow
 from tasks.hallucigen.llm_generation import generate
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.client import make_client
+from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
-from tasks.params_schema import HallucigenLlm, as_dict, flow_params
+from tasks.params_schema import GpuLimit, HallucigenLlm, as_dict, flow_params
 from tasks.schemas import HALLUCIGEN_GENERATION
 
 DATA = ROOT / "data" / "hallucigen"
@@ -27,7 +28,7 @@ def pick_sources(params: dict) -> list[dict]:
     return picked
 
 
-@task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=["gpu"])
+@task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def generate_task(rows: list[dict], params: dict):
     client = make_client(params["model"])
     model = params["model"]
@@ -37,9 +38,10 @@ def generate_task(rows: list[dict], params: dict):
 
 
 @flow(name="hallucigen-llm")
-def hallucigen_llm(params: HallucigenLlm) -> None:
+def hallucigen_llm(params: HallucigenLlm, gpu: GpuLimit) -> None:
     examples, stats = ([], {"enabled": False})
     if params.enabled:
+        ensure_gpu_limit(gpu.gpu_concurrency)
         examples, stats = generate_task(pick_sources(as_dict(params)), as_dict(params))
     with atomic_dir(DATA.parent / "hallucigen_llm") as tmp:
         write_parquet(examples, HALLUCIGEN_GENERATION, tmp / "generation.parquet")

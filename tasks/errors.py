@@ -23,3 +23,7 @@ class InputError(PipelineError):
 
 class ParamsError(PipelineError):
     """A params.yaml value is missing, unknown or out of range; the message names the key."""
+
+
+class SchemaError(PipelineError):
+    """A row to be written does not have exactly its schema's columns (a bug, never a silent null)."""

@@ -105,8 +105,22 @@ def write_json(obj: object, path: str | Path) -> None:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def check_columns(rows: list[dict], schema: pa.Schema, path: str | Path) -> None:
+    """Every row has exactly the schema's columns; else a SchemaError naming the file, row and column."""
+    from tasks.errors import SchemaError
+
+    names = set(schema.names)
+    for i, row in enumerate(rows):
+        if row.keys() != names:
+            missing, extra = sorted(names - row.keys()), sorted(row.keys() - names)
+            what = [f"missing column {c!r}" for c in missing] + [f"column {c!r} not in the schema" for c in extra]
+            raise SchemaError(f"{path}: row {i}: {'; '.join(what)}")
+
+
 def write_parquet(rows: list[dict], schema: pa.Schema, path: str | Path) -> None:
-    """Write rows as one parquet file with a fixed schema and no volatile metadata, atomically."""
+    """Write rows as one parquet file with a fixed schema and no volatile metadata, atomically; a row whose
+    keys differ from the schema's columns is an error (never a silent null)."""
+    check_columns(rows, schema, path)
     table = pa.Table.from_pylist(rows, schema=schema)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd", write_statistics=False, store_schema=False)

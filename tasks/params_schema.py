@@ -439,9 +439,11 @@ def params_parameters(flow: Any) -> dict[str, ParamsModel]:
 
 
 def flow_arguments(flow: Any, *args: str) -> dict[str, str]:
-    """The flow's command-line arguments by parameter name (its parameters that are not params)."""
+    """The flow's command-line arguments by parameter name (its parameters that are not params and have no
+    default; a parameter with a default, such as detect's ``root``, is left to it)."""
     fn = getattr(flow, "fn", flow)
-    names = [n for n in inspect.signature(fn).parameters if n not in params_parameters(flow)]
+    names = [n for n, p in inspect.signature(fn).parameters.items()
+             if n not in params_parameters(flow) and p.default is inspect.Parameter.empty]
     if len(args) != len(names):
         raise ParamsError(f"{fn.__name__} takes {len(names)} argument(s) ({', '.join(names) or 'none'}), "
                           f"got {len(args)}")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tasks.charp import human_eval
+from tasks.charp.cells import Cell
 from tasks.charp.generate import fewshot_prompt, parse_response
 from tasks.charp.judge import judge, judge_prompt, load_examples, parse_categories
 from tasks.errors import InputError
@@ -82,12 +83,14 @@ def test_fleiss_kappa_by_hand():
 
 
 def test_sheet_round_trip_agreement_and_heatmap(tmp_path):
-    items = [{"system": s, "cell": f"{s}|full|{h}", "turn": {**TURN, "id": f"t{k}"}, "prediction": f"p{k}"}
+    items = [{"cell": Cell(s, "full", h), "turn": {**TURN, "id": f"t{k}"}, "prediction": f"p{k}"}
              for k, (s, h) in enumerate([("a", "0"), ("b", "0"), ("a", "2"), ("b", "2")])]
     human_eval.export_sheet(items, 13, tmp_path / "sheet.csv", tmp_path / "key.csv")
     sheet = list(csv.DictReader(open(tmp_path / "sheet.csv", encoding="utf-8")))
     assert "system" not in sheet[0] and all(r[c] == "" for r in sheet for c in human_eval.CATS)
-    assert "a|full|0" not in (tmp_path / "sheet.csv").read_text() and "a|full|0" in (tmp_path / "key.csv").read_text()
+    key = (tmp_path / "key.csv").read_text()
+    assert "a.train-h-full.eval-h-0" not in (tmp_path / "sheet.csv").read_text()
+    assert "a,a.train-h-full.eval-h-0,t0" in key
     filled = {}
     for name, ticks in (("ann1", ["1", "3", "1", "1"]), ("ann2", ["1", "3", "1", "5"]), ("ann3", ["1", "3", "2", "5"])):
         path = tmp_path / f"{name}.csv"

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from tasks.charp.cells import Cell
 from tasks.schemas import (
     CHARP_PREDICTION,
     DETECTION_EXAMPLE,
@@ -265,13 +266,14 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
 
 def test_charp_grid_runs_offline_on_dstc11(built):
     params = yaml.safe_load((built / "params.yaml").read_text())["charp"]
-    cells = [f"{system}|{h}" for system in ("smollm2|full", "fewshot|none") for h in params["grid"]["eval_h"]]
-    for cell in cells:
-        system, train_h, eval_h = cell.split("|")
-        table = pq.read_table(built / f"data/charp/predictions/{system}/train-h-{train_h}.eval-h-{eval_h}.parquet")
+    grid = [Cell("smollm2", "full", h) for h in params["grid"]["eval_h"]] + [
+        Cell("fewshot", "none", h) for h in params["grid"]["eval_h"]]
+    for cell in grid:
+        table = pq.read_table(built / f"data/charp/predictions/{cell.system}/{cell.file_stem}.parquet")
         assert table.schema.equals(CHARP_PREDICTION) and table.num_rows == params["subsets"]["eval"]
+    cells = [str(c) for c in grid]
     metrics = json.loads((built / "metrics/charp.json").read_text())
-    assert set(cells) | {f"gold|-|{h}" for h in params["grid"]["eval_h"]} == set(metrics)
+    assert set(cells) | {f"gold.train-h-none.eval-h-{h}" for h in params["grid"]["eval_h"]} == set(metrics)
     for cell in cells:  # few-shot answers SmolLM2 leaves unusable are empty predictions: BERTScore 0
         m = metrics[cell]
         assert 0 <= m["bleu"] <= 100 and 0 <= m["bertscore_gold"] <= 1 and 0 <= m["critic"] <= 1, cell

@@ -8,7 +8,7 @@ import re
 
 from tqdm import tqdm
 
-from tasks.charp.formatting import history_lines, model_input
+from tasks.charp.formatting import history_lines, input_ids
 from tasks.models.device import best_device
 from tasks.models.parsing import json_field
 
@@ -20,8 +20,9 @@ FEWSHOT_INSTRUCTION = (
 
 
 def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) -> list[str]:
-    """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens); the first line of
-    a causal model's continuation is its response."""
+    """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens); inputs follow the
+    training's truncation rule (formatting.input_ids); the first line of a causal model's continuation is
+    its response."""
     import torch
     from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
@@ -31,14 +32,13 @@ def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) ->
         tokenizer.pad_token = tokenizer.eos_token
     causal = arch == "causal"
     tokenizer.padding_side = "left" if causal else "right"
-    tokenizer.truncation_side = "left"  # keep the last turns when the input is too long
     cls = AutoModelForCausalLM if causal else AutoModelForSeq2SeqLM
     model = cls.from_pretrained(checkpoint, use_safetensors=True).to(device).eval()
     out = []
     bs = params["batch_size"]
     for k in tqdm(range(0, len(rows), bs), desc="generate", mininterval=10):
-        enc = tokenizer([model_input(r) for r in rows[k:k + bs]], truncation=True, max_length=params["max_length"],
-                        padding=True, return_tensors="pt").to(device)
+        ids = [input_ids(tokenizer, r, params["max_length"]) for r in rows[k:k + bs]]
+        enc = tokenizer.pad({"input_ids": ids}, return_tensors="pt").to(device)
         with torch.inference_mode():
             gen = model.generate(**enc, num_beams=params["beam_size"], max_new_tokens=params["max_new_tokens"],
                                  do_sample=False, early_stopping=True, pad_token_id=tokenizer.pad_token_id)

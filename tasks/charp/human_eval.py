@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
+from tasks.charp.cells import Cell
 from tasks.charp.formatting import history_lines
 from tasks.errors import InputError
 from tasks.io import atomic_path
@@ -22,20 +23,26 @@ CATS = [f"cat_{c}" for c in range(1, 8)]
 SHEET_FIELDS = ["item", "history", "knowledge", "response", "prediction", *CATS]
 
 
-def item_id(system: str, cell: str, turn_id: str) -> str:
-    return hashlib.sha256(f"{system}|{cell}|{turn_id}".encode()).hexdigest()[:12]
+def item_id(cell: Cell, turn_id: str) -> str:
+    return hashlib.sha256(f"{cell}|{turn_id}".encode()).hexdigest()[:12]
+
+
+def sheet_items(cells: dict[Cell, tuple[list[dict], list[str]]], per_cell: int | None) -> list[dict]:
+    """The first ``per_cell`` predictions of every cell as sheet items {cell, turn, prediction, pos}."""
+    return [{"cell": cell, "turn": t, "prediction": p, "pos": pos}
+            for cell, (turns, preds) in cells.items() for pos, (t, p) in enumerate(list(zip(turns, preds))[:per_cell])]
 
 
 def export_sheet(items: list[dict], seed: int, sheet: Path, key: Path) -> None:
-    """items: {system, cell, turn, prediction}. The sheet shows no system; the key maps items back."""
-    rows = sorted(items, key=lambda it: item_id(it["system"], it["cell"], it["turn"]["id"]))
+    """items: {cell, turn, prediction}. The sheet shows no system; the key maps items back."""
+    rows = sorted(items, key=lambda it: item_id(it["cell"], it["turn"]["id"]))
     random.Random(f"{seed}:sheet").shuffle(rows)
     with atomic_path(sheet) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, SHEET_FIELDS)
         w.writeheader()
         for it in rows:
             t = it["turn"]
-            w.writerow({"item": item_id(it["system"], it["cell"], t["id"]),
+            w.writerow({"item": item_id(it["cell"], t["id"]),
                         "history": "\n".join(history_lines(t["history"])),
                         "knowledge": t["knowledge"], "response": t["response"], "prediction": it["prediction"],
                         **{c: "" for c in CATS}})
@@ -43,8 +50,8 @@ def export_sheet(items: list[dict], seed: int, sheet: Path, key: Path) -> None:
         w = csv.DictWriter(fh, ["item", "system", "cell", "turn_id"])
         w.writeheader()
         for it in rows:
-            w.writerow({"item": item_id(it["system"], it["cell"], it["turn"]["id"]), "system": it["system"],
-                        "cell": it["cell"], "turn_id": it["turn"]["id"]})
+            w.writerow({"item": item_id(it["cell"], it["turn"]["id"]), "system": it["cell"].system,
+                        "cell": str(it["cell"]), "turn_id": it["turn"]["id"]})
 
 
 def read_sheet(path: Path) -> dict[str, frozenset[int]]:
@@ -139,3 +146,22 @@ def plot_heatmap(table: np.ndarray, title: str, path: Path) -> None:
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
     plt.close(fig)
+
+
+def judge_labels(items: list[dict], judged: dict[Cell, list]) -> dict[str, frozenset[int]]:
+    """The judge's categories by sheet item id, for the sheet items the judge labelled."""
+    out = {}
+    for it in items:
+        labels = judged.get(it["cell"], [])
+        if it["pos"] < len(labels) and labels[it["pos"]]:
+            out[item_id(it["cell"], it["turn"]["id"])] = frozenset(labels[it["pos"]])
+    return out
+
+
+def compare_with_humans(items: list[dict], judged: dict[Cell, list], sheets: dict[str, Path], heatmap: Path) -> dict:
+    """Agreement between the filled sheets and between the judge and the humans' majority; the judge-vs-human
+    heatmap is written to ``heatmap``."""
+    filled = {name: read_sheet(path) for name, path in sheets.items()}
+    by_judge, humans = judge_labels(items, judged), majority(filled)
+    plot_heatmap(contingency(by_judge, humans), "judge vs human categories (%)", heatmap)
+    return {**agreement(filled), "judge_vs_human_kappa": cohen(by_judge, humans), "judged_items": len(by_judge)}

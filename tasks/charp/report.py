@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from tasks.charp.cells import GOLD, Cell
 from tasks.io import atomic_path
 
 METRICS = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
@@ -17,26 +18,35 @@ def _h_order(h: str) -> tuple[int, int]:
     return (0, 0) if h == "full" else (1, -int(h))
 
 
-def summary_table(cells: dict[str, dict], critic_name: str) -> str:
-    """cells: {"<system>|<train h>|<eval h>": metrics}; gold rows have system "gold"."""
-    eval_hs = sorted({k.split("|")[2] for k in cells}, key=_h_order)
-    systems = sorted({tuple(k.split("|")[:2]) for k in cells}, key=lambda s: (s[0] == "gold", s))
+def _eval_hs(cells) -> list[str]:
+    return sorted({c.eval_h for c in cells}, key=_h_order)
+
+
+def _systems(cells) -> list[tuple[str, str]]:
+    """(system, train h) pairs, gold last."""
+    return sorted({(c.system, c.train_h) for c in cells}, key=lambda s: (s[0] == GOLD, s))
+
+
+def summary_table(cells: dict[Cell, dict], critic_name: str) -> str:
+    """Rows (system, train h), columns metric per evaluation history; the gold rows last."""
+    eval_hs = _eval_hs(cells)
+    systems = _systems(cells)
     header = ["system", "train h"] + [f"{HEAD[m]} (h={h})" for h in eval_hs for m in METRICS]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for system, train_h in systems:
         vals = []
         for h in eval_hs:
-            m = cells.get(f"{system}|{train_h}|{h}", {})
+            m = cells.get(Cell(system, train_h, h), {})
             vals += ["–" if m.get(k) is None else f"{m[k]:.2f}" for k in METRICS]
         lines.append("| " + " | ".join([system, train_h, *vals]) + " |")
     return (f"Critic: {critic_name}. BERTScore: F1 of the prediction against the gold response and against the "
             "knowledge; the gold rows score the gold response against the knowledge (Table 4).\n\n" + "\n".join(lines))
 
 
-def judge_table(judged: dict[str, list[list[int] | None]]) -> str:
+def judge_table(judged: dict[Cell, list[list[int] | None]]) -> str:
     """Share of judged predictions per category (a prediction may fall in several) per system/cell."""
     cols = sorted(judged)
-    labels = [f"{c.split('|')[0]} (train h={c.split('|')[1]}, eval h={c.split('|')[2]})" for c in cols]
+    labels = [f"{c.system} (train h={c.train_h}, eval h={c.eval_h})" for c in cols]
     lines = ["| category | " + " | ".join(labels) + " |", "|" + "---|" * (len(cols) + 1)]
     for c in range(1, 8):
         row = []
@@ -52,21 +62,21 @@ def category_counts(judged: list[list[int] | None]) -> dict[str, int]:
     return dict(sorted(Counter(str(c) for j in judged if j for c in j).items()))
 
 
-def plot_metrics(cells: dict[str, dict], path: Path) -> None:
+def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
     """One panel per metric: its value against the evaluation history, a line per system and train h."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    eval_hs = sorted({k.split("|")[2] for k in cells}, key=_h_order)
+    eval_hs = _eval_hs(cells)
     fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 3.2))
     for ax, metric in zip(axes, METRICS):
-        for key in sorted({tuple(k.split("|")[:2]) for k in cells}):
-            ys = [cells.get(f"{key[0]}|{key[1]}|{h}", {}).get(metric) for h in eval_hs]
+        for system, train_h in sorted({(c.system, c.train_h) for c in cells}):
+            ys = [cells.get(Cell(system, train_h, h), {}).get(metric) for h in eval_hs]
             if any(y is not None for y in ys):
                 ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o",
-                        label=f"{key[0]} ({key[1]})")
+                        label=f"{system} ({train_h})")
         ax.set_title(HEAD[metric], fontsize=9)
         ax.set_xlabel("evaluation history h")
     axes[0].legend(fontsize=7)
@@ -74,3 +84,17 @@ def plot_metrics(cells: dict[str, dict], path: Path) -> None:
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
     plt.close(fig)
+
+
+def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list], human: dict | None) -> str:
+    """data/charp/reports/README.md: the data, the metrics table, the judge table and the human agreement."""
+    data = (f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on {params['eval_dataset']} "
+            f"({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n")
+    text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"])]
+    if judged:
+        text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
+    if human:
+        agreement = (f"Cohen's kappa: {human['pairwise']}; Fleiss' kappa: {human.get('fleiss', '–')}; "
+                     f"judge vs human: {human['judge_vs_human_kappa']}.")
+        text += ["\n## Human evaluation\n", agreement]
+    return "\n".join(text) + "\n"

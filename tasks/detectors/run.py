@@ -60,10 +60,12 @@ def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[di
 
 
 def run_vote(name: str, members: list[str], eval_set: EvalSet, outputs: list[dict]) -> list[dict]:
-    """The majority of the members' decisions on the examples every member decided on (pair sets only)."""
+    """The majority of the members' decisions on the examples of this set every member decided on (pair sets
+    only); members' rows join on (evaluation set, id), so sets sharing an id never mix."""
     if eval_set.kind != "pair":
         return []
-    by_member = {m: {o["id"]: o["prediction"] for o in outputs if o["detector"] == m} for m in members}
+    by_member = {m: {o["id"]: o["prediction"] for o in outputs if o["detector"] == m and o["eval_set"] == eval_set.name}
+                 for m in members}
     common = set.intersection(*(set(v) for v in by_member.values()))
     rows = [r for r in eval_set.rows if r["id"] in common]
     decisions = vote([[by_member[m][r["id"]] for r in rows] for m in members])
