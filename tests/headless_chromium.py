@@ -6,7 +6,6 @@ import base64
 import itertools
 import json
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -14,11 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Self
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tasks.ops.prefect_server import free_port
 
 
 class Chromium:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tasks.ops.prefect_server import stop_server
-from tests.headless_chromium import Chromium, free_port
+from tasks.ops.prefect_server import free_port, stop_server
+from tests.headless_chromium import Chromium
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,9 +57,10 @@ def runs(repo, mirror):
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}", HALLUCI_RAW_MIRROR=str(mirror))
     outputs = []
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-m", "tasks.ops.run", "--port", str(port), "fetch"], cwd=repo, env=env,
-                              capture_output=True, text=True, timeout=600, check=False)
+    for k in range(2):
+        save = ["--save", str(repo.parent / f"times{k}.json")]
+        proc = subprocess.run([sys.executable, "-m", "tasks.ops.run", "--port", str(port), *save, "fetch"], cwd=repo,
+                              env=env, capture_output=True, text=True, timeout=600, check=False)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         outputs.append(proc.stdout)
     return port, *outputs
@@ -69,10 +70,12 @@ def test_one_server_started_then_reused_with_the_time_table(repo, runs):
     port, first, second = runs
     assert f"Prefect server: started at http://127.0.0.1:{port}" in first
     assert f"Prefect server: reusing the one at http://127.0.0.1:{port}" in second
-    assert re.search(r"^fetch +\d+\.\d  ran$", first, re.MULTILINE)
-    assert re.search(r"^fetch +\d+\.\d  skipped$", second, re.MULTILINE)
-    assert re.search(r"^total +\d+\.\d  1 ran, 0 not run$", first, re.MULTILINE)
+    assert re.search(r"^fetch +\d+\.\d +\d+\.\d  ran$", first, re.MULTILINE)
+    assert re.search(r"^fetch +\d+\.\d +\d+\.\d  skipped$", second, re.MULTILINE)
+    assert re.search(r"^total +\d+\.\d +\d+\.\d  1 ran, 0 not run$", first, re.MULTILINE)
     assert f"http://127.0.0.1:{port}/runs" in first
+    saved = [json.loads((repo.parent / f"times{k}.json").read_text()) for k in range(2)]
+    assert [[(r["stage"], r["status"]) for r in rows] for rows in saved] == [[("fetch", "ran")], [("fetch", "skipped")]]
     assert (repo / ".prefect" / "prefect.db").is_file() and (repo / ".prefect" / "server.pid").is_file()
     ignored = subprocess.run(["git", "check-ignore", ".prefect/prefect.db"], cwd=repo, capture_output=True, text=True,
                              check=False)

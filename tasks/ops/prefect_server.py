@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -30,6 +31,13 @@ QUIET = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
 
 def api_url(port: int = PORT, host: str = HOST) -> str:
     return f"http://{host}:{port}/api"
+
+
+def free_port(host: str = HOST) -> int:
+    """A port nothing listens on now (for servers that must not meet `make run`'s)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
 
 
 def ui_url(api: str) -> str:

@@ -1,0 +1,64 @@
+"""The cost of a `dvc repro` that has nothing to do, against DVC's own floor, in wall and CPU seconds: DVC
+starting (`dvc version`), reading the pipeline (`dvc stage list`: dvc.yaml, params, matrix and foreach
+expansion), checking every stage (`dvc status`), and the no-op `dvc repro`. Also the pipeline's size: stages,
+dvc.lock, files in directory deps and outs. Target: no-op repro <= 1.2 s wall on an idle 2-core machine;
+on a busy one the CPU seconds are the steadier figure.
+
+    python -m benchmarks.noop_repro [--runs 5]   (after `make run`: every stage must be up to date)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from tasks.params import ROOT
+
+COMMANDS = {"dvc version (start-up floor)": ["dvc", "version"], "dvc stage list (read the pipeline)":
+            ["dvc", "stage", "list"], "dvc status (check every stage)": ["dvc", "status"],
+            "dvc repro (no-op)": ["dvc", "repro"]}
+
+
+def timed(args: list[str], env: dict) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def pipeline_size() -> str:
+    lock = yaml.safe_load((ROOT / "dvc.lock").read_text())["stages"]
+    files = 0
+    for stage in lock.values():
+        for entry in [*stage.get("deps", []), *stage.get("outs", [])]:
+            files += entry.get("nfiles", 0)
+    return (f"{len(lock)} stages in dvc.lock ({(ROOT / 'dvc.lock').stat().st_size / 1024:.0f} KiB), "
+            f"{files} files in directory deps and outs (counted once per stage that names them)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    if subprocess.run(["dvc", "status", "-q"], cwd=ROOT, env=env, check=False).returncode != 0:
+        raise SystemExit("some stage is not up to date: run `make run` first")
+    print(f"no-op dvc repro, median of {args.runs} runs; {pipeline_size()}")
+    for label, command in COMMANDS.items():
+        timed(command, env)  # warm the file cache
+        runs = [timed(command, env) for _ in range(args.runs)]
+        wall, cpu = (statistics.median(r[i] for r in runs) for i in (0, 1))
+        print(f"  {label:<36} {wall:5.2f} s wall  {cpu:5.2f} s CPU")
+
+
+if __name__ == "__main__":
+    main()
