@@ -10,26 +10,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from tasks.ops.prefect_server import free_port, stop_server
+from tasks.ops.repo_copy import copy_repo
 from tasks.params import ROOT, load_params
-
-
-def copy_repo(dest: Path) -> Path:
-    """The repo's tracked and untracked-but-not-ignored files, without dvc.lock: nothing built yet."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.splitlines()
-    for rel in files:
-        if (ROOT / rel).is_file() and rel != "dvc.lock":
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-    return dest
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import urllib.request
@@ -18,22 +17,10 @@ import pytest
 import yaml
 
 from tasks.ops.prefect_server import free_port, stop_server
+from tasks.ops.repo_copy import copy_repo
 from tests.headless_chromium import Chromium
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _copy_repo(dest: Path) -> Path:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.splitlines()
-    for rel in files:
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    (dest / "dvc.lock").unlink()
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-    return dest
 
 
 def _post(api: str, path: str, body: dict) -> list[dict]:
@@ -45,7 +32,7 @@ def _post(api: str, path: str, body: dict) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory, mirror):
-    repo = _copy_repo(tmp_path_factory.mktemp("ui") / "repo")
+    repo = copy_repo(tmp_path_factory.mktemp("ui") / "repo")
     yield repo
     stop_server(repo / ".prefect")
 
