@@ -4,12 +4,16 @@ expansion), checking every stage (`dvc status`), and the no-op `dvc repro`. Also
 dvc.lock, files in directory deps and outs. Target: no-op repro <= 1.2 s wall on an idle 2-core machine;
 on a busy one the CPU seconds are the steadier figure.
 
-    python -m benchmarks.noop_repro [--runs 5]   (after `make run`: every stage must be up to date)
+    python -m benchmarks.noop_repro [--runs 5] [--profile 25] [targets]   (after `make run`: stages up to date)
+
+--profile N: also one no-op `dvc repro` in this process under cProfile on CPU time, its N costliest calls.
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import resource
 import statistics
 import subprocess
@@ -21,9 +25,11 @@ import yaml
 
 from tasks.params import ROOT
 
-COMMANDS = {"dvc version (start-up floor)": ["dvc", "version"], "dvc stage list (read the pipeline)":
-            ["dvc", "stage", "list"], "dvc status (check every stage)": ["dvc", "status"],
-            "dvc repro (no-op)": ["dvc", "repro"]}
+
+def commands(targets: list[str]) -> dict[str, list[str]]:
+    return {"dvc version (start-up floor)": ["dvc", "version"], "dvc stage list (read the pipeline)":
+            ["dvc", "stage", "list"], "dvc status (check the stages)": ["dvc", "status", *targets],
+            "dvc repro (no-op)": ["dvc", "repro", *targets]}
 
 
 def timed(args: list[str], env: dict) -> tuple[float, float]:
@@ -45,19 +51,33 @@ def pipeline_size() -> str:
             f"{files} files in directory deps and outs (counted once per stage that names them)")
 
 
+def profile_noop(top: int, targets: list[str]) -> None:
+    """Where a no-op repro spends its CPU time (cumulative, DVC's and its libraries' calls)."""
+    from dvc.cli import main as dvc_main
+
+    profiler = cProfile.Profile(time.process_time)
+    os.chdir(ROOT)
+    profiler.runcall(dvc_main, ["repro", "-q", *targets])
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--profile", type=int, default=0, metavar="N")
+    ap.add_argument("targets", nargs="*", help="stages (default: all)")
     args = ap.parse_args()
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    if subprocess.run(["dvc", "status", "-q"], cwd=ROOT, env=env, check=False).returncode != 0:
+    if subprocess.run(["dvc", "status", "-q", *args.targets], cwd=ROOT, env=env, check=False).returncode != 0:
         raise SystemExit("some stage is not up to date: run `make run` first")
     print(f"no-op dvc repro, median of {args.runs} runs; {pipeline_size()}")
-    for label, command in COMMANDS.items():
+    for label, command in commands(args.targets).items():
         timed(command, env)  # warm the file cache
         runs = [timed(command, env) for _ in range(args.runs)]
         wall, cpu = (statistics.median(r[i] for r in runs) for i in (0, 1))
         print(f"  {label:<36} {wall:5.2f} s wall  {cpu:5.2f} s CPU")
+    if args.profile:
+        profile_noop(args.profile, args.targets)
 
 
 if __name__ == "__main__":
