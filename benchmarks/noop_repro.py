@@ -35,7 +35,9 @@ def commands(targets: list[str]) -> dict[str, list[str]]:
 def timed(args: list[str], env: dict) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True)
+    proc = subprocess.run(args, cwd=ROOT, env=env, check=False, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {(proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:]}")
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
