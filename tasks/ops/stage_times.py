@@ -88,6 +88,16 @@ def format_table(rows: list[StageTime], total: float, total_cpu: float) -> str:
     return "\n".join(lines)
 
 
+def _pump(proc: subprocess.Popen, watched: psutil.Process, lines: list, echo: TextIO | None) -> None:
+    """Echo DVC's output as it comes; keep its stage lines with their time and CPU seconds."""
+    for text in proc.stdout:
+        if LOCKED.match(text.strip()) or event(text):
+            lines.append((time.monotonic(), tree_cpu_seconds(watched), text))
+        if echo is not None:
+            echo.write(text)
+            echo.flush()
+
+
 def timed_repro(args: list[str], cwd: Path, env: dict, echo: TextIO | None = sys.stdout
                 ) -> tuple[int, list[StageTime], float, float]:
     """Run `dvc repro ARGS` (output echoed to ``echo``); return its exit code, stage times, wall and CPU seconds."""
@@ -95,13 +105,11 @@ def timed_repro(args: list[str], cwd: Path, env: dict, echo: TextIO | None = sys
     proc = subprocess.Popen(["dvc", "repro", *args], cwd=cwd, env={**env, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
     watched = psutil.Process(proc.pid)
-    lines = []
-    for text in proc.stdout:
-        if LOCKED.match(text.strip()) or event(text):
-            lines.append((time.monotonic(), tree_cpu_seconds(watched), text))
-        if echo is not None:
-            echo.write(text)
-            echo.flush()
+    lines: list[tuple[float, float, str]] = []
+    try:
+        _pump(proc, watched, lines, echo)
+    except KeyboardInterrupt:  # Ctrl-C reached DVC too: read on while it stops, then the table shows what ran
+        _pump(proc, watched, lines, echo)
     cpu = tree_cpu_seconds(watched)  # before the wait reaps it
     returncode = proc.wait()
     end = time.monotonic()
