@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tasks.ops.repo_copy import copy_repo
 from tests.prefect_server import prefect_server
-from tests.repo_copy import copy_repo, run, stage_env
+from tests.repo_copy import run, stage_env
 
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")

@@ -1,30 +1,13 @@
-"""A copy of the project (tracked and untracked-but-not-ignored files) as a fresh git repo, and the
-environment to run its stages: for tests that run flows or `dvc repro` as subprocesses."""
+"""The environment and runner for tests that run flows or `dvc repro` as subprocesses in a copy of the project
+(`tasks.ops.repo_copy.copy_repo`)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def copy_repo(dest: Path) -> Path:
-    """Copy the project's files into ``dest`` (without dvc.lock and metrics, as before a first repro)."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\n")
-    for rel in filter(None, files):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    (dest / "dvc.lock").unlink(missing_ok=True)
-    shutil.rmtree(dest / "metrics", ignore_errors=True)
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-    return dest
 
 
 def stage_env(mirror: Path) -> dict[str, str]:

@@ -10,8 +10,9 @@ import sys
 
 from flows.main import OnePipelineErrorLine
 from tasks.errors import MissingFileError, PipelineError
+from tasks.ops.repo_copy import copy_repo
 from tests.prefect_server import api_post
-from tests.repo_copy import copy_repo, run, stage_env
+from tests.repo_copy import run, stage_env
 
 
 def _dead_pid() -> int:
