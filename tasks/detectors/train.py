@@ -8,7 +8,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from tasks.models.device import best_device
-from tasks.models.encoders import resolve_encoder
+from tasks.models.registry import model_path
 
 
 def _loss(model, tokenizer, rows: list[dict], params: dict, device: str):
@@ -29,7 +29,7 @@ def train_cross_encoder(rows: list[dict], params: dict, out_dir: Path) -> dict:
 
     torch.manual_seed(params["seed"])
     device = best_device()
-    path = resolve_encoder(params["base_model"])
+    path = model_path(params["base_model"])
     tokenizer = AutoTokenizer.from_pretrained(path)
     model = AutoModelForSequenceClassification.from_pretrained(
         path, num_labels=2, id2label={0: "faithful", 1: "hallucinated"}, label2id={"faithful": 0, "hallucinated": 1},
