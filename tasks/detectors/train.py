@@ -21,8 +21,8 @@ def _loss(model, tokenizer, rows: list[dict], params: dict, device: str):
         return model(**enc, labels=labels).loss
 
 
-def train_cross_encoder(rows: list[dict], params: dict, out_dir: Path) -> dict:
-    """Train on ``rows`` (the last params['valid_fraction'] of them validate) and save to ``out_dir``;
+def train_cross_encoder(train_rows: list[dict], valid_rows: list[dict], params: dict, out_dir: Path) -> dict:
+    """Train on ``train_rows``, keep the epoch with the best loss on ``valid_rows``, save to ``out_dir``;
     returns the per-epoch losses."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
@@ -34,8 +34,6 @@ def train_cross_encoder(rows: list[dict], params: dict, out_dir: Path) -> dict:
     model = AutoModelForSequenceClassification.from_pretrained(
         path, num_labels=2, id2label={0: "faithful", 1: "hallucinated"}, label2id={"faithful": 0, "hallucinated": 1},
         use_safetensors=True).to(device)
-    n_valid = max(1, int(len(rows) * params["valid_fraction"]))
-    train_rows, valid_rows = rows[:-n_valid], rows[-n_valid:]
     bs = params["batch_size"]
     steps = params["epochs"] * ((len(train_rows) + bs - 1) // bs)
     optimizer = torch.optim.AdamW(model.parameters(), lr=params["learning_rate"], weight_decay=0.01)
