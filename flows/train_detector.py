@@ -1,13 +1,15 @@
-"""Flow `train_detector`: fine-tune the cross-encoder detector on PAWS-X dev pairs built by the
-perturbation library, none from an evaluation split (DVC stage `train_detector`)."""
+"""Flow `train_detector`: the trained detectors on PAWS-X dev pairs built by the perturbation library, none
+from an evaluation split, split into train and validation by item: the learned detector (a head over frozen
+e5 features) and the cross-encoder (a fine-tuned encoder, on a smaller subset) (DVC stage `train_detector`)."""
 from __future__ import annotations
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.detectors.learned import save_head, train_head
 from tasks.detectors.train import train_cross_encoder
-from tasks.detectors.training_pairs import training_pairs
+from tasks.detectors.training_pairs import items_per_direction, split_by_item, training_pairs
 from tasks.hallucigen.sources import load_models, model_ids
 from tasks.io import atomic_dir, write_json
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
@@ -24,17 +26,29 @@ def pairs_task(params: dict):
     return rows, {**stats, "spacy_models": model_ids(models)}
 
 
+@task(name="train-learned-detector", cache_policy=NO_CACHE)
+def learned_task(train: list[dict], valid: list[dict], params: dict) -> dict:
+    head, figures = train_head(train, valid, {**params["learned"], "seed": params["seed"]})
+    with atomic_dir(DATA / "detectors" / "learned") as tmp:
+        save_head(head, tmp)
+    return figures
+
+
 @task(name="train-cross-encoder", cache_policy=NO_CACHE, tags=[GPU_TAG])
-def train_task(rows: list[dict], params: dict) -> dict:
+def cross_encoder_task(train: list[dict], valid: list[dict], params: dict) -> dict:
     with atomic_dir(DATA / "detectors" / "cross-encoder") as tmp:
-        return train_cross_encoder(rows, params, tmp)
+        return train_cross_encoder(train, valid, params, tmp)
 
 
 @flow(name="train-detector")
 def train_detector(params: TrainDetector, gpu: GpuLimit) -> None:
     ensure_gpu_limit(gpu.gpu_concurrency)
-    rows, stats = pairs_task(as_dict(params))
-    stats["training"] = train_task(rows, as_dict(params))
+    params = as_dict(params)
+    rows, stats = pairs_task(params)
+    train, valid = split_by_item(rows, params["valid_fraction"], params["seed"])
+    stats["learned"] = learned_task(train, valid, params)
+    small = items_per_direction(rows, params["cross_encoder_items_per_direction"], params["seed"])
+    stats["training"] = cross_encoder_task(*split_by_item(small, params["valid_fraction"], params["seed"]), params)
     write_json(stats, ROOT / "metrics" / "train_detector.json")
 
 

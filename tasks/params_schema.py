@@ -23,7 +23,7 @@ HallucinationType = Literal["addition", "named-entity", "number", "conversion", 
 Direction = Literal["en-fr", "fr-en", "en-de", "de-en"]
 PawsxSplit = Literal["dev", "test"]
 DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp"]
-DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "vote"]
+DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "learned", "vote"]
 EvalSetName = Literal["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
                       "hallucigen-paraphrase-trial", "published-translation-trial", "published-paraphrase-trial",
                       "cross-model", "shroom-trial", "shroom-val", "begin-dev"]
@@ -163,6 +163,11 @@ class HallucigenLlm(Section):
     model: ModelClient
 
 
+class LearnedHead(Strict):
+    encoder: str
+    c: Annotated[float, Field(gt=0)]
+
+
 class TrainDetector(Section):
     KEY = "train_detector"
     seed: int
@@ -170,6 +175,8 @@ class TrainDetector(Section):
     directions: list[Direction] = Field(min_length=1)
     types: list[HallucinationType] = Field(min_length=1)
     items_per_direction: PositiveInt
+    learned: LearnedHead
+    cross_encoder_items_per_direction: PositiveInt
     epochs: PositiveInt
     learning_rate: Rate
     batch_size: PositiveInt
@@ -191,8 +198,8 @@ class DetectorSpec(Strict):
 
     @model_validator(mode="after")
     def _needs(self) -> DetectorSpec:
-        needed = {"nli": "model", "similarity": "model", "cross_encoder": "model", "llm_prompt": "prompt",
-                  "vote": "members"}.get(self.kind)
+        needed = {"nli": "model", "similarity": "model", "cross_encoder": "model", "learned": "model",
+                  "llm_prompt": "prompt", "vote": "members"}.get(self.kind)
         if needed and getattr(self, needed) is None:
             raise ValueError(f"a {self.kind} detector needs '{needed}'")
         return self
@@ -207,9 +214,15 @@ class Detect(Section):
     llm: ModelClient
 
 
+class Bootstrap(Strict):
+    resamples: PositiveInt
+    seed: int
+
+
 class Score(Section):
     KEY = "score"
     threshold_tuning_set: EvalSetName
+    bootstrap: Bootstrap
     generation_proxy: str
     generation_sets: dict[str, str]
 

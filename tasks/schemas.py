@@ -101,6 +101,7 @@ HALLUCIGEN_DETECTION = pa.schema([
 # (prediction null: no usable answer), score_1/score_2 the hallucination scores of hyp1/hyp2 where the
 # detector has scores. Binary sets: gold "hallucinated"/"faithful", score_1 the score, prediction null
 # (the score is thresholded when scoring). answer: the raw model output of prompt detectors.
+# p_hallucination: the annotators' share voting Hallucination where the set has it (SHROOM), else null.
 DETECTOR_OUTPUT = pa.schema([
     ("eval_set", pa.string()),
     ("id", pa.string()),
@@ -112,6 +113,7 @@ DETECTOR_OUTPUT = pa.schema([
     ("score_1", pa.float64()),
     ("score_2", pa.float64()),
     ("answer", pa.string()),
+    ("p_hallucination", pa.float64()),
 ])
 
 # One generated response of a CHARP grid cell: the turn id (a DIALOGUE_TURN id), the system, the history

@@ -1,9 +1,11 @@
 """Detectors: the overview's NLI rule and label mapping (on a tiny model the test builds: random weights,
 the real MiniLM tokenizer, controlled logits), the LLM prompt detector against a real local HTTP server,
-the MiniLM similarity detector, consistency rules, votes, and batched inference order."""
+the MiniLM and e5 similarity detectors, consistency rules, votes, and batched inference order."""
 from __future__ import annotations
 
 import math
+import os
+from typing import ClassVar
 
 import pytest
 
@@ -16,6 +18,8 @@ from tasks.detectors.vote import majority, vote
 from tasks.errors import PipelineError
 from tasks.models.http import OpenAIChatClient
 from tests.chat_server import ChatHandler, chat_server
+
+OMP_BEFORE = os.environ.get("OMP_NUM_THREADS")
 
 
 @pytest.mark.parametrize("scores, expected", [
@@ -51,9 +55,9 @@ def _tiny_nli(path, id2label: dict[int, str], logits: list[float]):
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from tasks.models.encoders import resolve_encoder
+    from tasks.models.registry import model_path
 
-    tokenizer = AutoTokenizer.from_pretrained(resolve_encoder("minilm"))
+    tokenizer = AutoTokenizer.from_pretrained(model_path("minilm"))
     config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=64, num_labels=len(id2label), id2label=id2label,
                         label2id={v: k for k, v in id2label.items()})
@@ -111,7 +115,7 @@ def test_parse_answer(answer, label):
 class Answers(ChatHandler):
     """Answers by the source sentence: one, two, both, junk, or a server error."""
 
-    auth: list[str] = []
+    auth: ClassVar[list[str]] = []
 
     def reply(self, prompt: str) -> tuple[int, bytes]:
         source = prompt.split("\nsource: ")[1].split("\n")[0]
@@ -145,6 +149,23 @@ def test_similarity_detector_with_the_packaged_minilm():
     assert scores[0] == pytest.approx(0.0, abs=1e-5) and scores[0] < scores[1] < scores[2]
     decisions = detector.decide([source], ["Bananas are rich in potassium."], [source])
     assert list(decisions) == ["hyp1"]
+
+
+def test_similarity_with_e5_ranks_across_languages():
+    """multilingual-e5-small from the registry: a French source is closer to its English translation than to
+    the same sentence with another year, and closer to that than to an unrelated sentence."""
+    from tasks.detectors.similarity import SimilarityDetector
+
+    detector = SimilarityDetector("similarity-e5", "e5", batch_size=2)
+    source = "Le musée a ouvert ses portes en 1998 et compte trois étages d'art moderne."
+    hyps = ["The museum opened in 1998 and has three floors of modern art.",
+            "The museum opened in 1998 and has three floors of medieval weapons.",
+            "Bananas are rich in potassium."]
+    scores = detector.scores([source] * 3, hyps)
+    assert scores[0] < scores[1] < scores[2]
+    assert detector.scores([hyps[0]], [hyps[0]]) == pytest.approx([0.0], abs=1e-5)
+    assert os.environ.get("OMP_NUM_THREADS") == OMP_BEFORE  # the engine's 1-thread setting does not leak
+    assert list(detector.decide([source], [hyps[2]], [hyps[0]], "translation")) == ["hyp1"]
 
 
 def test_length_sorted_batches_keep_every_index_once():

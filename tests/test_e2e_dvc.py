@@ -313,7 +313,8 @@ def test_every_detector_scored_on_every_evaluation_set(built):
         assert table.schema.equals(DETECTOR_OUTPUT)
         assert {r["detector"] for r in table.to_pylist()} == set(detectors), name
         assert set(scores[name]) == set(detectors), name
-    scoring = {n for n, d in detectors.items() if d["kind"] in ("similarity", "consistency", "cross_encoder", "nli")}
+    scoring = {n for n, d in detectors.items()
+               if d["kind"] in ("similarity", "consistency", "cross_encoder", "learned", "nli")}
     for name in BINARY_SETS:
         assert set(scores[name]) == scoring, name
     sim = scores["hallucigen-paraphrase-test"]["similarity"]
@@ -328,6 +329,7 @@ def test_every_detector_scored_on_every_evaluation_set(built):
     assert set(results["thresholds"]) == scoring and results["agreement"]["hallucigen-paraphrase-test"]
     training = json.loads((built / "metrics/train_detector.json").read_text())
     assert training["held_out_for_evaluation"] > 0 and training["training"]["train_pairs"] > 100
+    assert training["learned"]["valid_loss"] < training["learned"]["ln2"]
 
 
 class _Judge(ChatHandler):

@@ -3,6 +3,7 @@ outputs, evaluation-set loading with bad rows, and the nightly history compariso
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -12,6 +13,8 @@ from tasks.scoring.history import append_history, compare, flatten, last_success
 from tasks.scoring.metrics import binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
 from tasks.scoring.report import markdown, plot_confusions, plot_f1
 from tasks.scoring.results import score_all
+
+BOOT = {"resamples": 200, "seed": 13}
 
 
 def test_pair_metrics_count_no_answer_as_wrong():
@@ -57,7 +60,8 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
         "bin": [_out("bin", "a", i, g, s1=s) for i, (g, s) in enumerate([("hallucinated", 0.6), ("faithful", 0.4),
                                                                            ("hallucinated", 0.3)])],
     }
-    params = {"threshold_tuning_set": "tune", "generation_proxy": "a", "generation_sets": {"pairs": "gen"}}
+    params = {"threshold_tuning_set": "tune", "generation_proxy": "a", "generation_sets": {"pairs": "gen"},
+              "bootstrap": BOOT}
     res = score_all(outputs, params, {"a": "cross_encoder", "b": "llm_prompt"})
     assert res["thresholds"] == {"a": 0.5}
     pairs = res["detection"]["pairs"]
@@ -65,7 +69,7 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
     assert res["binary"]["bin"]["a"]["all"]["recall"] == 0.5 and res["binary"]["bin"]["a"]["all"]["precision"] == 1.0
     assert res["generation"]["generators"]["gen (pairs)"]["en"] == {"n": 1, "hyp+": 1.0, "hyp-": 1.0}
     text = markdown(res, params)
-    assert "| detector | en | sv |" in text and "| a | 1.00 | 1.00 |" in text
+    assert "| detector | en | sv |" in text and "| a | 1.00 [1.00, 1.00] | 1.00 [1.00, 1.00] |" in text
     plot_f1("pairs", res["detection"]["pairs"], tmp_path / "f1.png")
     plot_confusions("pairs", outputs["pairs"], res["thresholds"], tmp_path / "cm.png")
     assert (tmp_path / "f1.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "cm.png").stat().st_size > 1000
@@ -77,11 +81,15 @@ def test_shroom_rows_with_bad_label_or_empty_text_are_counted(tmp_path):
              "label": "Not Hallucination"},
             {"hyp": "A dog.", "src": "x", "tgt": "The dog.", "ref": "tgt", "task": "DM", "label": "Hallucination"},
             {"hyp": "", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Hallucination"},
-            {"hyp": "h", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Maybe"}]
+            {"hyp": "h", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Maybe"},
+            {"hyp": "h", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Hallucination",
+             "p(Hallucination)": float("nan")}]
+    rows[1]["p(Hallucination)"] = 0.8
     (tmp_path / "shroom" / "trial-v1.json").write_text(json.dumps(rows))
     s = shroom(tmp_path, "shroom-trial")
-    assert s.tally.as_dict() == {"read": 4, "kept": 2, "rejected": 2,
-                                 "rejected_by_reason": {"bad_label": 1, "empty_text": 1}}
+    assert s.tally.as_dict() == {"read": 5, "kept": 2, "rejected": 3,
+                                 "rejected_by_reason": {"bad_label": 1, "empty_text": 1, "bad_p_hallucination": 1}}
+    assert [r["p_hallucination"] for r in s.rows] == [None, 0.8]
     assert [(r["source"], r["label"]) for r in s.rows] == [("Un chat.", False), ("The dog.", True)]
 
 
@@ -106,3 +114,69 @@ def test_history_compares_with_the_last_successful_run(tmp_path):
     report = regression_report(rows, previous, {"started": "d3", "name": "r3"}, 0.02)
     assert "**1 regression(s).**" in report and "| s/b/f1 | 0.5000 | missing | – |" in report
     assert "baseline" in regression_report([], None, {"started": "d1", "name": "r1"}, 0.02)
+
+
+def test_auroc_and_spearman_match_hand_computation():
+    from sklearn.metrics import roc_auc_score
+
+    from tasks.scoring.intervals import auroc, spearman
+
+    gold, scores = [True, False, True, False], [0.9, 0.8, 0.4, 0.1]
+    assert auroc(gold, scores)[0] == pytest.approx(0.75)  # pos > neg in 3 of the 4 pairs
+    assert auroc([True, False, False], [0.5, 0.5, 0.1])[0] == pytest.approx(0.75)  # a tie counts one half
+    assert auroc(gold, scores)[0] == pytest.approx(roc_auc_score(gold, scores))
+    assert math.isnan(auroc([True, True], [0.1, 0.2])[0])
+    assert spearman([1, 2, 3, 4], [1, 3, 2, 4])[0] == pytest.approx(0.8)  # 1 - 6 * 2 / (4 * 15)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1])[0] == pytest.approx(-1.0)
+
+
+def test_confusion_metrics_for_all_resamples_match_hand_computation_and_sklearn():
+    from tasks.scoring.intervals import confusion_metrics
+
+    gold = [True, True, False, False, False]
+    pred = [True, False, True, False, False]  # tp 1, fn 1, fp 1, tn 2
+    m = {k: float(v[0]) for k, v in confusion_metrics(gold, pred, macro=False).items()}
+    assert m == pytest.approx({"accuracy": 0.6, "precision": 0.5, "recall": 0.5, "f1": 0.5, "mcc": 1 / 6,
+                               "kappa": 1 / 6})
+    macro = {k: float(v[0]) for k, v in confusion_metrics(gold, pred, macro=True).items()}
+    assert macro["f1"] == pytest.approx((0.5 + 2 / 3) / 2) and macro["precision"] == pytest.approx((0.5 + 2 / 3) / 2)
+    g = ["hyp1" if x else "hyp2" for x in gold]
+    p = ["hyp1" if x else "hyp2" for x in pred]
+    assert macro["f1"] == pytest.approx(pair_metrics(g, p)["f1"], abs=1e-4)
+    assert m["kappa"] == pytest.approx(binary_metrics(gold, pred)["kappa"], abs=1e-4)
+    assert float(confusion_metrics([True, False], [True, False], macro=False)["mcc"][0]) == 1.0  # identical
+    assert float(confusion_metrics([True, True], [True, False], macro=False)["mcc"][0]) == 0.0  # constant gold
+
+
+def test_interval_and_paired_test_match_hand_computation():
+    import numpy as np
+
+    from tasks.scoring.intervals import interval, paired_test
+
+    assert interval(np.arange(1, 101, dtype=float)) == [3.475, 97.525]  # numpy's linear percentiles
+    assert interval(np.array([np.nan, np.nan])) is None
+    a = np.array([0.8, 0.7, 0.9, 0.6, 0.8])  # index 0: the full sample, then four resamples
+    b = np.array([0.6, 0.6, 0.6, 0.7, 0.6])
+    # differences 0.2 | 0.1, 0.3, -0.1, 0.2: one resample of four has the other sign, p = 2 * 1/4
+    assert paired_test(a, b) == {"diff": 0.2, "ci": [-0.085, 0.2925], "p": 0.5}
+    assert paired_test(b, a)["p"] == 0.5 and paired_test(b, a)["diff"] == -0.2
+
+
+def test_binary_sets_get_auroc_spearman_intervals_and_paired_tests():
+    gold = ["hallucinated", "faithful"] * 10
+    p_hall = [0.8, 0.2] * 10
+    rows = [{**_out("bin", det, i, g, s1=(0.9 if g == "hallucinated" else 0.1) if det == "good" else
+                     (0.1 if g == "hallucinated" else 0.9)), "p_hallucination": p}
+            for det in ("good", "bad") for i, (g, p) in enumerate(zip(gold, p_hall))]
+    tune = [_out("tune", det, i, g, s1=s) for det in ("good", "bad")
+            for i, (g, s) in enumerate([("hallucinated", 0.8), ("faithful", 0.2)])]
+    params = {"threshold_tuning_set": "tune", "generation_proxy": "none", "generation_sets": {}, "bootstrap": BOOT}
+    res = score_all({"bin": rows, "tune": tune}, params, {"good": "similarity", "bad": "similarity"})
+    good, bad = res["binary"]["bin"]["good"]["all"], res["binary"]["bin"]["bad"]["all"]
+    assert (good["auroc"], bad["auroc"], good["spearman"], bad["spearman"]) == (1.0, 0.0, 1.0, -1.0)
+    assert good["ci"]["auroc"] == [1.0, 1.0] and good["ci"]["accuracy"] == [1.0, 1.0]
+    assert bad["ci"]["accuracy"] == [0.0, 0.0]
+    assert res["paired"]["bin"] == {"bad vs good": {"n": 20, "metric": "auroc", "diff": -1.0, "ci": [-1.0, -1.0],
+                                                   "p": 0.0}}
+    text = markdown(res, params)
+    assert "| good | 20 | 1.00 [1.00, 1.00] |" in text and "| bad vs good | 20 | auroc | -1.000 | [-1.000, -1.000] | 0.000 |" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tasks.errors import PipelineError
 from tasks.models.device import best_device
-from tasks.models.encoders import resolve_encoder
+from tasks.models.registry import model_path
 
 
 def bleu(predictions: list[str], references: list[str]) -> float:
@@ -26,7 +26,7 @@ def bertscore_f1(candidates: list[str], references: list[str], model: str, num_l
     keep = [i for i, c in enumerate(candidates) if c.strip()]
     if keep:
         _, _, f1 = bert_score.score([candidates[i] for i in keep], [references[i] for i in keep],
-                                    model_type=resolve_encoder(model), num_layers=num_layers, batch_size=batch_size,
+                                    model_type=model_path(model), num_layers=num_layers, batch_size=batch_size,
                                     device=best_device(), verbose=False)
         for i, v in zip(keep, f1.tolist()):
             scores[i] = v

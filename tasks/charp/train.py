@@ -9,19 +9,15 @@ from pathlib import Path
 from tasks.charp.formatting import input_ids
 from tasks.errors import PipelineError
 from tasks.models.device import best_device
-from tasks.models.local import SMOLLM2, smollm2_checkpoint
+from tasks.models.local import causal_lm_path
 from tasks.models.training import TrainingConfig, fit, set_seed
-
-
-def model_path(name: str) -> str:
-    return str(smollm2_checkpoint()) if name == SMOLLM2 else name
 
 
 def load_for_training(spec: dict, device: str):
     """(tokenizer, model) of spec['model'] with spec['arch'] (seq2seq | causal), LoRA-wrapped if asked."""
     from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
-    path = model_path(spec["model"])
+    path = causal_lm_path(spec["model"])
     tokenizer = AutoTokenizer.from_pretrained(path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token

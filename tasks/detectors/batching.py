@@ -2,7 +2,7 @@
 torch.inference_mode, and put the outputs back in input order."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from tqdm import tqdm

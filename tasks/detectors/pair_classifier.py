@@ -8,7 +8,7 @@ import numpy as np
 
 from tasks.detectors.batching import batched_forward, cpu_int8
 from tasks.models.device import best_device
-from tasks.models.encoders import resolve_encoder
+from tasks.models.registry import model_path
 
 
 @lru_cache(maxsize=4)
@@ -18,7 +18,7 @@ def load_pair_classifier(name: str, device: str | None = None, int8: bool = Fals
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     device = device or best_device()
-    path = resolve_encoder(name)
+    path = model_path(name)
     tokenizer = AutoTokenizer.from_pretrained(path)
     model = AutoModelForSequenceClassification.from_pretrained(path, use_safetensors=not allow_pickle,
                                                                trust_remote_code=False)

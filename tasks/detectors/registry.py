@@ -1,12 +1,12 @@
 """Detectors by params: detect.detectors maps a name to {kind, ...}; kinds: nli, llm_prompt, similarity,
-consistency, cross_encoder, vote. Optional per detector: langpairs (only these directions/languages) and
+consistency, cross_encoder, learned, vote. Optional per detector: langpairs (only these directions/languages) and
 max_per_langpair (a seeded subsample, for slow detectors on CPU); int8 (encoder models: dynamic int8
 quantisation on CPU); enabled (default true)."""
 from __future__ import annotations
 
 from tasks.errors import PipelineError
 
-MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder"}  # run as gpu-tagged tasks
+MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned"}  # run as gpu-tagged tasks
 KINDS = MODEL_KINDS | {"consistency", "vote"}
 
 
@@ -39,6 +39,9 @@ def build_detector(name: str, spec: dict, llm_params: dict | None = None):
     if kind == "cross_encoder":
         from tasks.detectors.cross_encoder import CrossEncoderDetector
         return CrossEncoderDetector(name, spec["model"], **model_args)
+    if kind == "learned":
+        from tasks.detectors.learned import LearnedDetector
+        return LearnedDetector(name, spec["model"], **{k: v for k, v in model_args.items() if k == "batch_size"})
     if kind == "similarity":
         from tasks.detectors.similarity import SimilarityDetector
         return SimilarityDetector(name, spec["model"], **model_args)

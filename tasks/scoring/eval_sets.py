@@ -80,8 +80,15 @@ def shroom(raw: Path, name: str) -> EvalSet:
                 out.tally.reject("bad_label")
                 continue
             source = item.get("tgt") if item.get("ref") == "tgt" else item.get("src")
+            p_hall = item.get("p(Hallucination)")  # absent: the set gets no Spearman rho; unusable: a reject
+            if p_hall is not None and (isinstance(p_hall, bool) or not isinstance(p_hall, (int, float))
+                                       or not 0 <= p_hall <= 1):
+                out.tally.reject("bad_p_hallucination")
+                continue
             out.add({"id": f"{name}:{file}:{i}", "langpair": item.get("task") or "?", "type": item.get("task") or "?",
-                     "source": source, "hyp": item.get("hyp"), "label": label}, ("source", "hyp"))
+                     "source": source, "hyp": item.get("hyp"), "label": label,
+                     "p_hallucination": None if p_hall is None else float(p_hall)},
+                    ("source", "hyp"))
     return out
 
 

@@ -5,6 +5,7 @@ classified as the wrong hypothesis (as in the overview). Binary sets: the positi
 out of the average). MCC and Cohen's kappa against the gold labels, and pairwise between detectors."""
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -60,7 +61,7 @@ def binary_metrics(gold: list[bool], pred: list[bool]) -> dict:
 def tune_threshold(scores: list[float], gold: list[bool]) -> float:
     """The threshold (score >= t: hallucinated) with the best accuracy on a tuning set; the lowest such t."""
     values = sorted(set(scores))
-    candidates = [values[0] - 1.0] + [(a + b) / 2 for a, b in zip(values, values[1:])] + [values[-1] + 1.0]
+    candidates = [values[0] - 1.0] + [(a + b) / 2 for a, b in itertools.pairwise(values)] + [values[-1] + 1.0]
     s, g = np.asarray(scores), np.asarray(gold, dtype=bool)
     accuracy = [float(((s >= t) == g).mean()) for t in candidates]
     return round(candidates[int(np.argmax(accuracy))], 6)

@@ -9,6 +9,7 @@ from tasks.scoring.metrics import NO_ANSWER, PAIR_LABELS, confusion
 from tasks.scoring.results import ALL
 
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "kappa")
+RANKING = ("auroc", "spearman")
 
 
 def _table(header: list[str], rows: list[list]) -> str:
@@ -16,27 +17,52 @@ def _table(header: list[str], rows: list[list]) -> str:
     return "\n".join([f"| {fmt[0]} |", "|" + "---|" * len(header)] + [f"| {line} |" for line in fmt[1:]])
 
 
+def with_ci(m: dict, key: str) -> str:
+    """A metric with its 95% bootstrap interval, e.g. "0.75 [0.70, 0.80]"; "–" where undefined."""
+    value = m.get(key)
+    if value is None:
+        return "–"
+    ci = m.get("ci", {}).get(key)
+    return f"{value:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else f"{value:.2f}"
+
+
 def _columns(dets: dict) -> list[str]:
     return sorted({lp for m in dets.values() for lp in m if lp not in (ALL, "threshold")})
 
 
 def set_tables(name: str, dets: dict, note: str) -> str:
-    """F1 by direction/language, then every metric over the whole set, for one evaluation set."""
+    """F1 (AUROC too on binary sets) by direction/language, then every metric over the whole set, each with
+    its 95% bootstrap interval, for one evaluation set."""
     cols = _columns(dets)
-    f1 = _table(["detector", *cols], [[d, *[m[c]["f1"] if m.get(c, {}).get("n") else "–" for c in cols]]
-                                       for d, m in dets.items()])
-    full = _table(["detector", "n", *METRICS, "no answer", "threshold"],
-                  [[d, m[ALL]["n"], *[m[ALL][k] for k in METRICS], m[ALL].get("no_answer", "–"),
+    binary = any("threshold" in m for m in dets.values())
+    keys = ("f1", "auroc") if binary else ("f1",)
+    by_col = "\n\n".join(
+        f"{key.upper() if key == 'auroc' else 'F1'} by direction / language:\n\n" + _table(
+            ["detector", *cols], [[d, *[with_ci(m[c], key) if m.get(c, {}).get("n") else "–" for c in cols]]
+                                  for d, m in dets.items()]) for key in keys)
+    metrics = METRICS + (RANKING if binary else ())
+    full = _table(["detector", "n", *metrics, "no answer", "threshold"],
+                  [[d, m[ALL]["n"], *[with_ci(m[ALL], k) for k in metrics], m[ALL].get("no_answer", "–"),
                     m.get("threshold", "–")] for d, m in dets.items() if m[ALL].get("n")])
-    return f"## {name}\n\n{note}\n\nF1 by direction / language:\n\n{f1}\n\nWhole set:\n\n{full}\n"
+    return f"## {name}\n\n{note}\n\n{by_col}\n\nWhole set:\n\n{full}\n"
+
+
+def paired_table(name: str, tests: dict) -> str:
+    """The paired bootstrap tests of one set: difference, its 95% interval, two-sided p."""
+    rows = [[pair, t["n"], t["metric"], "–" if t["diff"] is None else f"{t['diff']:+.3f}",
+             f"[{t['ci'][0]:+.3f}, {t['ci'][1]:+.3f}]" if t["ci"] else "–", "–" if t["p"] is None else f"{t['p']:.3f}"]
+            for pair, t in tests.items()]
+    return f"### {name}\n\n" + _table(["detectors", "n", "metric", "difference", "95% interval", "p"], rows) + "\n"
 
 
 def markdown(res: dict, params: dict) -> str:
     parts = ["# Detector scores\n",
-             "Pair sets: which of hyp1/hyp2 is hallucinated; precision/recall/F1 are macro averages over the classes "
-             "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one "
-             "hypothesis, positive class *hallucinated*, score >= threshold; thresholds tuned on "
-             f"`{params['threshold_tuning_set']}` only.\n"]
+             ("Pair sets: which of hyp1/hyp2 is hallucinated; precision/recall/F1 are macro averages over the classes "
+              "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one "
+              "hypothesis, positive class *hallucinated*, score >= threshold; thresholds tuned on "
+              f"`{params['threshold_tuning_set']}` only; AUROC of the score, and Spearman's rho between the score and "
+              "the annotators' p(Hallucination) where the set has it (SHROOM). Brackets: 95% percentile bootstrap "
+              f"interval ({params['bootstrap']['resamples']} resamples of the examples).\n")]
     for name, dets in res["detection"].items():
         parts.append(set_tables(name, dets, "Pair set."))
     for name, dets in res["binary"].items():
@@ -49,6 +75,11 @@ def markdown(res: dict, params: dict) -> str:
             parts.append(f"### {name}\n\n" + _table(["detector", *cols, "avg kappa"], [
                 [d, *[v["f1"].get(c, "–") for c in cols], v["avg_kappa"] if v["avg_kappa"] is not None else "–"]
                 for d, v in dets.items()]) + "\n")
+    if any(res.get("paired", {}).values()):
+        parts.append("## Paired bootstrap tests\n\nPer pair of detectors on the examples both ran on, over the same "
+                     "resamples: the difference of F1 (pair sets) or AUROC (binary sets), first minus second, its 95% "
+                     "interval and the two-sided p-value.\n")
+        parts.extend(paired_table(name, tests) for name, tests in res["paired"].items() if tests)
     gen = res["generation"]
     if gen.get("generators"):
         parts.append(f"## Generation (proxy: {gen['proxy']}, threshold {gen['threshold']})\n\nhyp+: share judged "

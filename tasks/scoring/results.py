@@ -1,12 +1,18 @@
 """From detector outputs to results: detection metrics per set, detector and direction/language; binary
 sets with thresholds tuned on the tuning set only; generation quality by a proxy detector (overview
 Tables 4 and 6: hyp+ judged faithful, hyp- judged hallucinated); agreement between detectors and the
-cross-model view (F1 against the generator's labels, mean kappa with the other evaluators)."""
+cross-model view (F1 against the generator's labels, mean kappa with the other evaluators). Every metric
+carries its 95% bootstrap interval (``ci``); binary sets add AUROC and, where the set has p(Hallucination),
+SHROOM's Spearman rho; each pair of detectors gets a paired bootstrap test (F1 on pair sets, AUROC on binary
+sets)."""
 from __future__ import annotations
 
 from collections import defaultdict
 
-from tasks.scoring.metrics import binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
+import numpy as np
+
+from tasks.scoring.intervals import auroc, confusion_metrics, interval, paired_test, resample_indices, spearman
+from tasks.scoring.metrics import PAIR_LABELS, binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
 
 ALL = "all"
 
@@ -26,9 +32,53 @@ def _by_langpair(rows: list[dict], metric) -> dict:
     return {ALL: metric(rows), **{lp: metric(rs) for lp, rs in _group(rows, "langpair").items()}}
 
 
-def pair_results(rows: list[dict]) -> dict:
-    return {det: _by_langpair(rs, lambda x: pair_metrics([r["gold"] for r in x], [r["prediction"] for r in x]))
-            for det, rs in _group(rows, "detector").items()}
+def _pair_arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """(gold is hyp1, decision is hyp1), no answer counted as the wrong hypothesis."""
+    gold = np.array([r["gold"] == "hyp1" for r in rows])
+    said = np.array([r["prediction"] == "hyp1" if r["prediction"] in PAIR_LABELS else r["gold"] != "hyp1"
+                     for r in rows])
+    return gold, said
+
+
+def _binary_arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([r["gold"] == "hallucinated" for r in rows]), np.array([r["score_1"] for r in rows], dtype=float)
+
+
+def _p_hallucination(rows: list[dict]) -> np.ndarray | None:
+    values = [r.get("p_hallucination") for r in rows]
+    return None if any(v is None for v in values) else np.array(values, dtype=float)
+
+
+def pair_metrics_ci(rows: list[dict], boot: dict) -> dict:
+    """Pair metrics with the 95% bootstrap interval of each."""
+    m = pair_metrics([r["gold"] for r in rows], [r["prediction"] for r in rows])
+    gold, said = _pair_arrays(rows)
+    idx = resample_indices(len(rows), boot["seed"], boot["resamples"])
+    m["ci"] = {k: interval(v) for k, v in confusion_metrics(gold[idx], said[idx], macro=True).items()}
+    return m
+
+
+def binary_metrics_ci(rows: list[dict], threshold: float, boot: dict) -> dict:
+    """Binary metrics at ``threshold``, AUROC and (with p(Hallucination)) Spearman rho, each with its 95%
+    bootstrap interval; AUROC/rho None where undefined (one class, a constant side)."""
+    gold, score = _binary_arrays(rows)
+    m = binary_metrics(gold.tolist(), (score >= threshold).tolist())
+    idx = resample_indices(len(rows), boot["seed"], boot["resamples"])
+    boot_values = confusion_metrics(gold[idx], score[idx] >= threshold, macro=False)
+    ranked = {"auroc": (auroc, gold)}
+    p_hall = _p_hallucination(rows)
+    if p_hall is not None:
+        ranked["spearman"] = (spearman, p_hall)
+    for name, (fn, other) in ranked.items():
+        point = float(fn(other, score)[0]) if name == "auroc" else float(fn(score, other)[0])
+        m[name] = None if np.isnan(point) else round(point, 4)
+        boot_values[name] = fn(other[idx], score[idx]) if name == "auroc" else fn(score[idx], other[idx])
+    m["ci"] = {k: interval(v) for k, v in boot_values.items()}
+    return m
+
+
+def pair_results(rows: list[dict], boot: dict) -> dict:
+    return {det: _by_langpair(rs, lambda x: pair_metrics_ci(x, boot)) for det, rs in _group(rows, "detector").items()}
 
 
 def thresholds(tuning_rows: list[dict]) -> dict[str, float]:
@@ -37,16 +87,39 @@ def thresholds(tuning_rows: list[dict]) -> dict[str, float]:
             for det, rs in _group(tuning_rows, "detector").items() if rs}
 
 
-def binary_results(rows: list[dict], tuned: dict[str, float]) -> dict:
+def binary_results(rows: list[dict], tuned: dict[str, float], boot: dict) -> dict:
     out = {}
     for det, rs in _group(rows, "detector").items():
         if det not in tuned:
             continue
         t = tuned[det]
+        out[det] = {"threshold": t, **_by_langpair(rs, lambda x, t=t: binary_metrics_ci(x, t, boot))}
+    return out
 
-        def metric(x, t=t):
-            return binary_metrics([r["gold"] == "hallucinated" for r in x], [r["score_1"] >= t for r in x])
-        out[det] = {"threshold": t, **_by_langpair(rs, metric)}
+
+def paired_tests(rows: list[dict], boot: dict, tuned: dict[str, float] | None = None) -> dict:
+    """Per pair of detectors, on the examples both ran on: paired bootstrap test of F1 (pair sets) or AUROC
+    (binary sets; detectors with a tuned threshold only)."""
+    by_det = {det: {r["id"]: r for r in rs} for det, rs in _group(rows, "detector").items()
+              if tuned is None or det in tuned}
+    names, out = sorted(by_det), {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            common = sorted(set(by_det[a]) & set(by_det[b]))
+            if len(common) < 2:
+                continue
+            idx = np.vstack([np.arange(len(common)), resample_indices(len(common), boot["seed"], boot["resamples"])])
+            values = []
+            for det in (a, b):
+                det_rows = [by_det[det][k] for k in common]
+                if tuned is None:
+                    gold, said = _pair_arrays(det_rows)
+                    values.append(confusion_metrics(gold[idx], said[idx], macro=True)["f1"])
+                else:
+                    gold, score = _binary_arrays(det_rows)
+                    values.append(auroc(gold[idx], score[idx]))
+            out[f"{a} vs {b}"] = {"n": len(common), "metric": "f1" if tuned is None else "auroc",
+                                  **paired_test(*values)}
     return out
 
 
@@ -66,9 +139,9 @@ def agreement(rows: list[dict]) -> dict:
     return pairwise_agreement(decisions)
 
 
-def cross_model(rows: list[dict]) -> dict:
+def cross_model(rows: list[dict], boot: dict) -> dict:
     """Per detector: F1 against the generator's labels per langpair, and the mean kappa with the others."""
-    metrics, pairwise = pair_results(rows), agreement(rows)
+    metrics, pairwise = pair_results(rows, boot), agreement(rows)
     out = {}
     for det, by_lp in metrics.items():
         kappas = [v["kappa"] for v in pairwise.get(det, {}).values()]
@@ -80,17 +153,21 @@ def cross_model(rows: list[dict]) -> dict:
 def score_all(outputs: dict[str, list[dict]], params: dict, detector_kinds: dict[str, str]) -> dict:
     """Every result the reports show, from the detector outputs of each evaluation set."""
     tuned = thresholds(outputs.get(params["threshold_tuning_set"], []))
-    res = {"thresholds": tuned, "detection": {}, "binary": {}, "agreement": {}, "cross_model": {}, "generation": {}}
+    boot = params["bootstrap"]
+    res = {"thresholds": tuned, "detection": {}, "binary": {}, "agreement": {}, "cross_model": {}, "generation": {},
+           "paired": {}}
     for name, rows in outputs.items():
         if name == params["threshold_tuning_set"] or not rows:
             continue
         if is_pair_set(rows):
-            res["detection"][name] = pair_results(rows)
+            res["detection"][name] = pair_results(rows, boot)
             res["agreement"][name] = agreement(rows)
+            res["paired"][name] = paired_tests(rows, boot)
         else:
-            res["binary"][name] = binary_results(rows, tuned)
+            res["binary"][name] = binary_results(rows, tuned, boot)
+            res["paired"][name] = paired_tests(rows, boot, tuned)
         if name.startswith("cross-model"):
-            res["cross_model"][name] = cross_model(rows)
+            res["cross_model"][name] = cross_model(rows, boot)
     proxy = params["generation_proxy"]
     if proxy in detector_kinds:
         t = 0.5 if detector_kinds[proxy] == "nli" else tuned.get(proxy)
@@ -107,6 +184,7 @@ def headline_metrics(res: dict) -> dict:
     flat = {}
     for section in ("detection", "binary"):
         for name, dets in res[section].items():
-            flat[name] = {det: {k: m[ALL][k] for k in ("accuracy", "f1", "mcc", "kappa") if k in m[ALL]}
+            flat[name] = {det: {k: m[ALL][k] for k in ("accuracy", "f1", "mcc", "kappa", "auroc", "spearman")
+                                if m[ALL].get(k) is not None}
                           for det, m in dets.items() if m[ALL].get("n")}
     return flat
