@@ -27,6 +27,7 @@ def collect_task(params: Site, charp: SiteCharp) -> dict:
 @task(name="render-site", cache_policy=NO_CACHE)
 def render_task(content: dict) -> list[str]:
     plots = {name: src for name, src in PLOTS.items() if src.is_file()}
+    plots.update({f"img/{p.name}": p for p in sorted((ROOT / "data" / "reports").glob("f1.*.png"))})
     with atomic_dir(ROOT / "data" / "site") as tmp:
         return render_site(content, plots, tmp)
 

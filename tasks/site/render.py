@@ -28,7 +28,8 @@ def render_site(content: dict, plots: dict[str, Path], out: Path) -> list[str]:
     for key, page in content["types"].items():
         pages[f"types/{key}.html"] = env.get_template("examples.html").render(page=page)
     for page in content["detectors"]:
-        pages[f"detectors/{page['name']}.html"] = env.get_template("detector.html").render(page=page)
+        pages[f"detectors/{page['name']}.html"] = env.get_template("detector.html").render(
+            page=page, plot=f"img/f1.{page['name']}.png" in plots)
     if content["charp"]:
         pages["charp.html"] = env.get_template("charp.html").render(charp=content["charp"],
                                                                     plot="img/charp.png" in plots)
