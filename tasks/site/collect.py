@@ -190,5 +190,4 @@ def charp(root: Path, eval_dataset: str, eval_split: str, per_cell: int) -> dict
                   "history": turns.get(p["id"], {}).get("history") or []} for p in preds]
         samples.append({"cell": f"{preds[0]['system']} · train h={preds[0]['train_h'] or 'few-shot'} · eval h={eval_h}",
                         "items": items})
-    return {"eval_hs": eval_hs, "metrics": metrics, "grid": grid, "samples": samples,
-            "judge": summary.get("judge", {})}
+    return {"eval_hs": eval_hs, "metrics": metrics, "grid": grid, "samples": samples}
