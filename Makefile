@@ -11,7 +11,7 @@ export DO_NOT_TRACK := 1
 # Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: setup run test test-fast lint server server-stop profile pin-sources bench clean
+.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then the models the offline default needs, assembled and verified into ~/.cache/halluci-bench/models from
@@ -52,6 +52,9 @@ profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 
 pin-sources: setup  ## pin the sha256 of fetched Hub-only files in tasks/fetch/sources.lock.tsv (after dvc repro fetch)
 	$(PY) -m tasks.fetch.pin
+
+publish: setup  ## push a built dataset folder to the Hub: make publish REPO=<user>/<name> FOLDER=data/hallucigen/translation
+	$(PY) -m tasks.share.publish "$(REPO)" "$(FOLDER)"
 
 # make run first: the no-op repro needs every stage up to date. The stage-time table comes from a fresh copy of
 # the repo (nothing built), the Prefect overhead's share of each stage from that table.

@@ -12,6 +12,7 @@ from tasks.detectors.registry import active_detectors
 from tasks.io import atomic_dir, write_json
 from tasks.params import ROOT
 from tasks.params_schema import DetectorSpecs, Score, as_dict, flow_params
+from tasks.scoring.baselines import f1_levels, set_gold
 from tasks.scoring.report import artifact_rows, markdown, plot_confusions, plot_f1
 from tasks.scoring.results import headline_metrics, score_all
 
@@ -30,7 +31,7 @@ def reports_task(res: dict, outputs: dict, params: dict) -> str:
         (tmp / "README.md").write_text(text, encoding="utf-8")
         write_json(res, tmp / "results.json")
         for name, dets in {**res["detection"], **res["binary"]}.items():
-            plot_f1(name, dets, tmp / f"f1.{name}.png")
+            plot_f1(name, dets, tmp / f"f1.{name}.png", f1_levels(set_gold(outputs[name]), name in res["detection"]))
             plot_confusions(name, outputs[name], res["thresholds"], tmp / f"confusion.{name}.png")
     return text
 

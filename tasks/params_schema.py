@@ -236,6 +236,13 @@ class Nightly(Section):
     history: str
 
 
+class Site(Section):
+    KEY = "site"
+    examples_per_type: Annotated[int, Field(ge=1)]
+    errors_per_detector: Annotated[int, Field(ge=1)]
+    predictions_per_cell: Annotated[int, Field(ge=1)]
+
+
 class CharpSplits(Strict):
     train: str
     valid: str
@@ -333,7 +340,7 @@ class Charp(Section):
 
 SECTIONS: dict[str, type[Section]] = {m.KEY: m for m in (Fetch, PawsxEdits, Dialogue, HallucigenTranslation,
                                                           HallucigenParaphrase, HallucigenLlm, TrainDetector, Detect,
-                                                          Score, Nightly, Charp)}
+                                                          Score, Nightly, Charp, Site)}
 
 
 class StageView(Strict):
@@ -371,6 +378,7 @@ CharpTrain = view("CharpTrain", {k: f"charp.{k}" for k in ("dataset", "seed", "s
 CharpGenerate = view("CharpGenerate", {k: f"charp.{k}" for k in ("dataset", "eval_dataset", "seed", "splits",
                                                                  "subsets", "systems", "generation", "fewshot",
                                                                  "client")})
+SiteCharp = view("SiteCharp", {"eval_dataset": "charp.eval_dataset", "splits": "charp.splits"})
 
 ParamsModel = type[Section] | type[StageView]
 

@@ -153,3 +153,12 @@ def test_tiny_train_generate_and_score(tmp_path):
     assert bertscore_f1(["", gold[1]], gold, "minilm", 6) == pytest.approx(0.5, abs=1e-4)  # empty scores 0
     rate = critic_rate([t["knowledge"] for t in turns[:2]], preds, {"model": "minilm", "hallucinated_label": 1})
     assert 0.0 <= rate <= 1.0
+
+
+def test_charp_plot_gives_each_series_one_colour_in_every_panel():
+    from tasks.charp.report import series_colours
+
+    cells = {"smollm2|full|full": {}, "smollm2|full|0": {}, "smollm2|2|0": {}, "fewshot|-|0": {}, "gold|-|0": {}}
+    colours = series_colours(cells)
+    assert list(colours) == [("fewshot", "-"), ("smollm2", "2"), ("smollm2", "full"), ("gold", "-")]
+    assert len(set(colours.values())) == 4

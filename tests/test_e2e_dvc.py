@@ -53,7 +53,8 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/charp/models/smollm2/h-full/model.safetensors",
            "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet",
            "data/charp/predictions/fewshot/train-h-none.eval-h-0.parquet", "metrics/charp.json",
-           "data/charp/reports/README.md", "data/charp/reports/human_sheet.csv"]
+           "data/charp/reports/README.md", "data/charp/reports/human_sheet.csv",
+           "data/hallucigen/translation/croissant.json", "data/dialogue/dstc11/croissant.json", "data/site/index.html"]
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 

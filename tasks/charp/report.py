@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tasks.charp.cells import GOLD, Cell
+from tasks.charp.cells import GOLD, NO_TRAINING, Cell
 from tasks.io import atomic_path
 
 METRICS = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
@@ -62,25 +62,37 @@ def category_counts(judged: list[list[int] | None]) -> dict[str, int]:
     return dict(sorted(Counter(str(c) for j in judged if j for c in j).items()))
 
 
+def series_colours(cells: dict[Cell, dict]) -> dict[tuple[str, str], str]:
+    """One colour per (system, train h) series, the same in every panel (tab10, in sorted order, gold last)."""
+    from matplotlib import colormaps
+
+    keys = _systems(cells)
+    palette = colormaps["tab10" if len(keys) <= 10 else "tab20"].colors
+    return {key: palette[i % len(palette)] for i, key in enumerate(keys)}
+
+
 def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
-    """One panel per metric: its value against the evaluation history, a line per system and train h."""
+    """One panel per metric: its value against the evaluation history, a line per system and train h, each
+    series one colour in every panel and in the one legend (a series with no value in a panel is absent there)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     eval_hs = _eval_hs(cells)
-    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 3.2))
+    colours = series_colours(cells)
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 3.6))
     for ax, metric in zip(axes, METRICS):
-        for system, train_h in sorted({(c.system, c.train_h) for c in cells}):
+        for (system, train_h), colour in colours.items():
             ys = [cells.get(Cell(system, train_h, h), {}).get(metric) for h in eval_hs]
             if any(y is not None for y in ys):
-                ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o",
-                        label=f"{system} ({train_h})")
+                ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o", color=colour)
         ax.set_title(HEAD[metric], fontsize=9)
         ax.set_xlabel("evaluation history h")
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    handles = [plt.Line2D([], [], color=c, marker="o", label=s if h == NO_TRAINING else f"{s} (train h={h})")
+               for (s, h), c in colours.items()]
+    fig.legend(handles=handles, loc="lower center", ncol=min(6, len(handles)), fontsize=7)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
     plt.close(fig)

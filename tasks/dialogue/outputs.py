@@ -12,8 +12,9 @@ from tasks.dialogue.card import render_card, split_stats
 from tasks.dialogue.truncate import truncated_rows, variant_name
 from tasks.dialogue.turns import LoadResult
 from tasks.errors import PipelineError
-from tasks.io import atomic_dir, atomic_path, write_json, write_parquet
+from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.schemas import DIALOGUE_REJECT, DIALOGUE_TURN
+from tasks.share.hub_card import CHARP_CITATION, dialogue_metadata, write_hub_files
 
 SPLIT_ORDER = ["train", "valid", "test", "dev", "dev_2021", "echarp", "hcharp", "faithdial_valid_charp"]
 
@@ -41,8 +42,11 @@ def write_dialogue(dataset: str, result: LoadResult, variants: list, raw_sources
             for h in variants:
                 write_parquet(truncated_rows(rows, h), DIALOGUE_TURN, Path(tmp) / split / f"{variant_name(h)}.parquet")
         write_parquet(result.rejects, DIALOGUE_REJECT, Path(tmp) / "rejects.parquet")
-        with atomic_path(Path(tmp) / "README.md") as card:
-            card.write_text(render_card(dataset, raw_sources, stats, params), encoding="utf-8")
+        meta = dialogue_metadata(dataset, raw_sources, {s: v["turns"] for s, v in stats["splits"].items()},
+                                 stats["variants"])
+        write_hub_files(tmp, meta, render_card(dataset, raw_sources, stats, params),
+                        f"Knowledge-grounded dialogue turns ({dataset}) with history-truncated variants.",
+                        CHARP_CITATION)
     write_json(stats, metrics_file)
     return stats
 

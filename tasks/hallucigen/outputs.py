@@ -10,8 +10,9 @@ from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
 from tasks.hallucigen.select import check_gates, detection_row
-from tasks.io import atomic_dir, atomic_path, write_json, write_parquet
+from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.schemas import HALLUCIGEN_DETECTION, HALLUCIGEN_GENERATION
+from tasks.share.hub_card import HALLUCIGEN_CITATION, hallucigen_metadata, write_hub_files
 
 
 def type_table(rows: list[dict]) -> list[dict]:
@@ -54,8 +55,10 @@ def write_hallucigen(scenario: str, rows: list[dict], published: list[dict], sta
             write_parquet([detection_row(r, params["seed"]) for r in split_rows], HALLUCIGEN_DETECTION,
                           Path(tmp) / f"{split}.detection.parquet")
         write_parquet(published, HALLUCIGEN_DETECTION, Path(tmp) / "published.detection.parquet")
-        with atomic_path(Path(tmp) / "README.md") as card:
-            card.write_text(render_card(scenario, rows, stats, params, published), encoding="utf-8")
+        meta = hallucigen_metadata(scenario, rows, [line.partition(":")[0] for line in stats["sources"]])
+        write_hub_files(tmp, meta, render_card(scenario, rows, stats, params, published),
+                        f"HalluciGen {scenario}: source, hyp+ and hyp- per example (CLEF-2024 ELOQUENT).",
+                        HALLUCIGEN_CITATION)
     write_json(stats, metrics_file)
 
 

@@ -105,8 +105,11 @@ def _save(fig, path: Path) -> None:
     plt.close(fig)
 
 
-def plot_f1(name: str, dets: dict, path: Path) -> None:
-    """Grouped bars: F1 per detector, one bar per direction/language."""
+LEVEL_STYLES = {"chance": ("dimgray", ":"), "majority": ("black", "--")}
+
+
+def plot_f1(name: str, dets: dict, path: Path, levels: dict[str, float] | None = None) -> None:
+    """Grouped bars: F1 per detector, one bar per direction/language; levels (chance, majority) as lines."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -119,6 +122,9 @@ def plot_f1(name: str, dets: dict, path: Path) -> None:
         vals = [m.get(c, {}).get("f1", 0.0) for m in dets.values()]
         ax.bar([i + k * width for i in range(len(dets))], vals, width, label=c)
     ax.set_xticks([i + width * (len(cols) - 1) / 2 for i in range(len(dets))], list(dets), rotation=30, ha="right")
+    for level, value in (levels or {}).items():
+        colour, style = LEVEL_STYLES[level]
+        ax.axhline(value, color=colour, linestyle=style, linewidth=1, label=f"{level} ({value:.2f})")
     ax.set_ylim(0, 1)
     ax.set_ylabel("F1")
     ax.set_title(f"{name}: F1 by detector and direction")

@@ -1,0 +1,1 @@
+"""The static report site (data/site/): dataset counts, examples with their edits, detector errors, CHARP."""
