@@ -156,9 +156,11 @@ def test_tiny_train_generate_and_score(tmp_path):
 
 
 def test_charp_plot_gives_each_series_one_colour_in_every_panel():
+    from tasks.charp.cells import Cell
     from tasks.charp.report import series_colours
 
-    cells = {"smollm2|full|full": {}, "smollm2|full|0": {}, "smollm2|2|0": {}, "fewshot|-|0": {}, "gold|-|0": {}}
-    colours = series_colours(cells)
-    assert list(colours) == [("fewshot", "-"), ("smollm2", "2"), ("smollm2", "full"), ("gold", "-")]
+    names = ["smollm2.train-h-full.eval-h-full", "smollm2.train-h-full.eval-h-0", "smollm2.train-h-2.eval-h-0",
+             "fewshot.train-h-none.eval-h-0", "gold.train-h-none.eval-h-0"]
+    colours = series_colours({Cell.parse(n): {} for n in names})
+    assert list(colours) == [("fewshot", "none"), ("smollm2", "2"), ("smollm2", "full"), ("gold", "none")]
     assert len(set(colours.values())) == 4
