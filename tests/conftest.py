@@ -22,3 +22,6 @@ def mirror() -> Path:
     if not (MIRROR / "MANIFEST.tsv").is_file():
         pytest.fail(f"raw-data mirror not found at {MIRROR}; set HALLUCI_RAW_MIRROR")
     return MIRROR
+
+
+pytest_plugins = ["tests.s3_remote"]

@@ -29,6 +29,8 @@ from tasks.schemas import (
     REJECT,
 )
 from tests.chat_server import ChatHandler, chat_server
+from tests.loopback import api, copy_repo, flow_run_state, free_port, prefect_healthy, wait
+from tests.loopback import run as _run
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
@@ -51,13 +53,6 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
 
-def _run(args, cwd, env, check=True):
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
-    if check and proc.returncode != 0:
-        pytest.fail(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc
-
-
 def _digests(repo: Path) -> dict[str, str]:
     return {p: hashlib.sha256((repo / p).read_bytes()).hexdigest() for p in OUTPUTS}
 
@@ -65,16 +60,9 @@ def _digests(repo: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory, mirror):
     """A copy of the project's tracked and untracked-but-not-ignored files, as a fresh git repo."""
-    dest = tmp_path_factory.mktemp("e2e") / "repo"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\n")
-    for rel in filter(None, files):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
+    dest = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
     (dest / "dvc.lock").unlink()
     shutil.rmtree(dest / "metrics")
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
     return dest
 
 
@@ -361,48 +349,11 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
         shutil.copy2(backup / "detect.json", built / "metrics/detect.json")
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _api(base: str, method: str, path: str, body: dict | None = None):
-    import urllib.request
-
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
-                                 headers={"Content-Type": "application/json"}, method=method)
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read() or b"null")
-
-
-def _wait(predicate, timeout_s: float, what: str):
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(2)
-    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
-
-
-def _flow_run_state(base: str, deployment_id: str) -> str:
-    run = _api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
-    return _wait(lambda: (s := _api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
-                 ("COMPLETED", "FAILED", "CRASHED") and s, 600, "the nightly flow run")
-
-
 def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
     """`prefect server start`, then `python -m flows.nightly serve`: the deployment has the cron schedule;
     a run triggered through the API completes and writes the report; after a tampered history that
     makes a metric look worse than before, the next run fails and reports the regression."""
-    import urllib.error
-
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}/api"
     server_env = {**env, "PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base}
     logs = open(tmp_path / "server.log", "w")
@@ -410,33 +361,28 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
                                str(port)], cwd=built, env=server_env, stdout=logs, stderr=subprocess.STDOUT)
     serve = None
     try:
-        def healthy():
-            try:
-                return _api(base, "GET", "/health")
-            except (urllib.error.URLError, ConnectionError, OSError):
-                return False
-        _wait(healthy, 180, "the Prefect server")
+        wait(lambda: prefect_healthy(base), 180, "the Prefect server")
         serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=server_env,
                                  stdout=logs, stderr=subprocess.STDOUT)
 
         def deployment():
-            found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
+            found = api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
             return found[0] if found else None
-        dep = _wait(deployment, 120, "the nightly deployment")
+        dep = wait(deployment, 120, "the nightly deployment")
         assert dep["schedules"][0]["schedule"]["cron"] == "0 2 * * *"
         history = built / "data/history"
         shutil.rmtree(history, ignore_errors=True)
-        assert _flow_run_state(base, dep["id"]) == "COMPLETED"
+        assert flow_run_state(base, dep["id"])[0] == "COMPLETED"
         assert "baseline" in (history / "regression_report.md").read_text()
         entries = [json.loads(line) for line in (history / "metrics.jsonl").read_text().splitlines()]
         assert [e["status"] for e in entries] == ["ok"]
         key = "hallucigen-paraphrase-test/similarity/f1"
         entries[0]["metrics"][key] += 0.1
         (history / "metrics.jsonl").write_text(json.dumps(entries[0]) + "\n")
-        assert _flow_run_state(base, dep["id"]) == "FAILED"
+        assert flow_run_state(base, dep["id"])[0] == "FAILED"
         report = (history / "regression_report.md").read_text()
         assert "**1 regression(s).**" in report and f"| {key} |" in report
-        artifacts = _api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
+        artifacts = api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:
         for proc in (serve, server):

@@ -1,0 +1,113 @@
+"""Helpers for tests that run real servers as separate processes on 127.0.0.1 (Prefect, moto S3, Dask):
+free ports, waiting, the Prefect REST API, process groups, and temporary copies of the repo."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = Path(sys.executable).parent.parent
+GIT_USER = ["-c", "user.name=halluci-bench tests", "-c", "user.email=tests@halluci-bench.invalid"]
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1; the test is skipped where loopback ports cannot be bound."""
+    try:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    except OSError as exc:
+        pytest.skip(f"no free port on 127.0.0.1: {exc}")
+
+
+def wait(predicate, timeout_s: float, what: str, every: float = 2):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def api(base: str, method: str, path: str, body: dict | None = None):
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+def prefect_healthy(base: str) -> bool:
+    try:
+        return bool(api(base, "GET", "/health"))
+    except (urllib.error.URLError, ConnectionError, OSError):
+        return False
+
+
+def flow_run_state(base: str, deployment_id: str, timeout_s: float = 600) -> tuple[str, str]:
+    """Run a deployment once through the API; (final state type, flow run id)."""
+    run = api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
+    state = wait(lambda: (s := api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
+                 ("COMPLETED", "FAILED", "CRASHED") and s, timeout_s, "the flow run")
+    return state, run["id"]
+
+
+@contextmanager
+def started(args: list[str], log: Path, **kwargs):
+    """A process in its own process group, logging to ``log``; the whole group is stopped on exit."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, **kwargs)
+        try:
+            yield proc
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+
+def run(args: list[str], cwd: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(args, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    if check and proc.returncode != 0:
+        pytest.fail(f"{' '.join(map(str, args))} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n"
+                    f"{proc.stderr[-3000:]}")
+    return proc
+
+
+def copy_repo(dest: Path) -> Path:
+    """The project's tracked and untracked-but-not-ignored files in ``dest``, as a fresh git repo."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split("\n")
+    for rel in filter(None, files):
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    return dest
+
+
+def commit_all(repo: Path, message: str) -> None:
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", *GIT_USER, "commit", "-q", "-m", message], cwd=repo, check=True)
+
+
+def tree_digests(folder: Path) -> dict[str, str]:
+    """sha256 of every file under ``folder``, by relative path."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
