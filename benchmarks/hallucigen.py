@@ -22,7 +22,8 @@ for _ in range({runs}):
     models = load_models(["en", "fr"])
     rows_t, _, _ = build_translation(RAW, load_params("hallucigen_translation"), models)
     rows_p, _, _ = build_paraphrase(RAW, load_params("hallucigen_paraphrase"), models["en"])
-    print(f"build: {{time.perf_counter() - t:.1f}} s ({{len(rows_t)}} translation + {{len(rows_p)}} paraphrase examples)")
+    print(f"build: {{time.perf_counter() - t:.1f}} s "
+          f"({{len(rows_t)}} translation + {{len(rows_p)}} paraphrase examples)")
 print(f"process total: {{time.perf_counter() - t0:.1f}} s")
 """
 

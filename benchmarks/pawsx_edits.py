@@ -70,7 +70,8 @@ def main() -> None:
     naive_s, n_naive, naive = time_build(naive, naive, params)
     same = (fast.examples, fast.rejects, fast.stats) == (naive.examples, naive.rejects, naive.stats)
     print(f"sentences tagged: {n} (good + edited), examples: {len(fast.examples)}")
-    print(f"pipeline build (nlp.pipe, batch {params['batch_size']}, parse + tag-only re-tag around edits): {fast_s:.2f} s, {n / fast_s:.0f} sentences/s")
+    print(f"pipeline build (nlp.pipe, batch {params['batch_size']}, parse + tag-only re-tag around edits): "
+          f"{fast_s:.2f} s, {n / fast_s:.0f} sentences/s")
     print(f"naive build (nlp(sentence), full pipeline):  {naive_s:.2f} s, {n_naive / naive_s:.0f} sentences/s")
     print(f"speed-up: {naive_s / fast_s:.1f}x (target >= 5x); identical examples, rejects and stats: {same}")
     noop = time_noop_repro()

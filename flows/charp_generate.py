@@ -18,7 +18,8 @@ from tasks.charp.generate import generate_beam, generate_fewshot
 from tasks.io import write_json, write_parquet
 from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import CharpGenerate, as_dict, flow_params
 from tasks.schemas import CHARP_PREDICTION
 
 DATA = ROOT / "data"
@@ -37,8 +38,8 @@ def generate_task(rows: list[dict], system: str, train_h: str, params: dict) -> 
 
 
 @flow(name="charp-generate")
-def charp_generate(system: str, train_h: str, eval_h: str) -> None:
-    params = load_params("charp")
+def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate) -> None:
+    params = as_dict(params)
     rows = eval_turns(DATA, params, eval_h)
     predictions, stats = generate_task(rows, system, train_h, params)
     cell = f"train-h-{train_h}.eval-h-{eval_h}"
@@ -54,4 +55,4 @@ if __name__ == "__main__":
         args = ["fewshot", "none", args[1]]
     if len(args) != 3:
         raise SystemExit(__doc__)
-    run_flow(lambda: charp_generate(*args), name="charp_generate")
+    run_flow(lambda: charp_generate(**flow_params(charp_generate, *args)), name="charp_generate")

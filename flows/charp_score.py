@@ -16,7 +16,8 @@ from tasks.charp.report import category_counts, judge_table, plot_metrics, summa
 from tasks.io import atomic_dir, write_json
 from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Charp, as_dict, flow_params
 
 DATA = ROOT / "data"
 
@@ -31,7 +32,8 @@ def cells_with_turns(params: dict) -> dict[str, tuple[list[dict], list[str]]]:
         h = rows[0]["eval_h"]
         if h not in turns:
             turns[h] = {t["id"]: t for t in eval_turns(DATA, params, h)}
-        out[f"{rows[0]['system']}|{rows[0]['train_h']}|{h}"] = ([turns[h][r["id"]] for r in rows], [r["prediction"] for r in rows])
+        out[f"{rows[0]['system']}|{rows[0]['train_h']}|{h}"] = ([turns[h][r["id"]] for r in rows],
+                                                                [r["prediction"] for r in rows])
     return out
 
 
@@ -78,16 +80,18 @@ def judge_task(cells: dict, params: dict) -> tuple[dict, dict]:
 
 
 @flow(name="charp-score")
-def charp_score() -> None:
-    params = load_params("charp")
+def charp_score(params: Charp) -> None:
+    params = as_dict(params)
     cells = cells_with_turns(params)
     results = metrics_task(cells, params)
     judged, judge_stats = judge_task(cells, params) if params["judge"]["enabled"] else ({}, {})
     critic = params["metrics"]["critic"]
-    summary = {"cells": results, "judge": {k: {"categories": category_counts(v), **judge_stats[k]} for k, v in judged.items()},
+    summary = {"cells": results,
+               "judge": {k: {"categories": category_counts(v), **judge_stats[k]} for k, v in judged.items()},
                "judge_client_failures": judge_stats.get("client_failures", {})}
     text = ["# CHARP experiments\n", f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on "
-            f"{params['eval_dataset']} ({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n",
+            f"{params['eval_dataset']} ({params['splits']['eval']}, "
+            f"{params['subsets']['eval'] or 'all'} turns per cell).\n",
             summary_table(results, critic["name"])]
     if judged:
         text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
@@ -101,17 +105,20 @@ def charp_score() -> None:
             sheets = {name: human_eval.read_sheet(ROOT / path) for name, path in params["human"]["sheets"].items()}
             judge_by_item = judge_labels(items, judged)
             humans = human_eval.majority(sheets)
-            summary["human"] = {**human_eval.agreement(sheets), "judge_vs_human_kappa": human_eval.cohen(judge_by_item, humans),
+            summary["human"] = {**human_eval.agreement(sheets),
+                                "judge_vs_human_kappa": human_eval.cohen(judge_by_item, humans),
                                 "judged_items": len(judge_by_item)}
             human_eval.plot_heatmap(human_eval.contingency(judge_by_item, humans), "judge vs human categories (%)",
                                     tmp / "judge_vs_human.png")
             text += ["\n## Human evaluation\n", f"Cohen's kappa: {summary['human']['pairwise']}; Fleiss' kappa: "
-                     f"{summary['human'].get('fleiss', '–')}; judge vs human: {summary['human']['judge_vs_human_kappa']}."]
+                     f"{summary['human'].get('fleiss', '–')}; "
+                     f"judge vs human: {summary['human']['judge_vs_human_kappa']}."]
         (tmp / "README.md").write_text("\n".join(text) + "\n", encoding="utf-8")
         write_json(summary, tmp / "results.json")
-    write_json({k: {m: v for m, v in r.items() if v is not None} for k, r in results.items()}, ROOT / "metrics" / "charp.json")
+    write_json({k: {m: v for m, v in r.items() if v is not None} for k, r in results.items()},
+               ROOT / "metrics" / "charp.json")
     create_markdown_artifact(key="charp-report", markdown="\n".join(text), description="CHARP experiment grid")
 
 
 if __name__ == "__main__":
-    run_flow(charp_score)
+    run_flow(lambda: charp_score(**flow_params(charp_score)), name="charp_score")

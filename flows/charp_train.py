@@ -15,7 +15,8 @@ from tasks.charp.data import load_turns
 from tasks.charp.train import train_generator
 from tasks.io import atomic_dir, write_json
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import CharpTrain, GpuLimit, as_dict, flow_params
 
 DATA = ROOT / "data"
 
@@ -30,13 +31,12 @@ def train_task(system: str, h: str, params: dict) -> dict:
 
 
 @flow(name="charp-train")
-def charp_train(system: str, h: str) -> None:
-    params = load_params("charp")
-    ensure_gpu_limit(load_params("detect")["gpu_concurrency"])
-    write_json(train_task(system, h, params), ROOT / "metrics" / "charp" / f"train.{system}.h-{h}.json")
+def charp_train(system: str, h: str, params: CharpTrain, gpu: GpuLimit) -> None:
+    ensure_gpu_limit(gpu.gpu_concurrency)
+    write_json(train_task(system, h, as_dict(params)), ROOT / "metrics" / "charp" / f"train.{system}.h-{h}.json")
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
-    run_flow(lambda: charp_train(sys.argv[1], sys.argv[2]), name="charp_train")
+    run_flow(lambda: charp_train(**flow_params(charp_train, *sys.argv[1:])), name="charp_train")

@@ -4,8 +4,6 @@ this process, or a Dask cluster when one is named (tasks/runners.py). Model shar
 most detect.gpu_concurrency at once. Outputs do not depend on the runner or on completion order."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
@@ -15,15 +13,18 @@ from tasks.detectors.run import run_vote
 from tasks.detectors.shards import Shard, merge, plan, run_shard
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Detect, as_dict, flow_params
 from tasks.runners import dask_scheduler, task_runner
 from tasks.schemas import DETECTOR_OUTPUT
 from tasks.scoring.eval_sets import load_eval_sets
 
+DATA = ROOT / "data"
+
 
 @task(name="load-eval-sets", cache_policy=NO_CACHE)
-def load_task(params: dict, data: Path):
-    return load_eval_sets(params["eval_sets"], data, params["seed"])
+def load_task(params: dict):
+    return load_eval_sets(params["eval_sets"], DATA, params["seed"])
 
 
 @task(cache_policy=NO_CACHE)
@@ -39,13 +40,12 @@ def submit_shard(shard: Shard, llm_params: dict):
 
 
 @flow(name="detect")
-def detect(params: dict | None = None, root: Path = ROOT) -> None:
-    """params: the detect section (default: params.yaml); root: where data/ and metrics/ are."""
-    params = params or load_params("detect")
+def detect(params: Detect) -> None:
+    params = as_dict(params)
     detectors = active_detectors(params["detectors"])
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
-    sets = load_task(params, root / "data")
+    sets = load_task(params)
     shards = plan(detectors, sets, params["seed"], params.get("shard_rows"))
     futures = [submit_shard(shard, params["llm"]) for shard in shards]
     outputs, detector_stats = merge(shards, [future.result() for future in futures])
@@ -54,11 +54,11 @@ def detect(params: dict | None = None, root: Path = ROOT) -> None:
             outputs += [row for s in sets.values() for row in run_vote(name, spec["members"], s, outputs)]
     stats = {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()},
              "detectors": detector_stats}
-    with atomic_dir(root / "data" / "detections") as tmp:
+    with atomic_dir(DATA / "detections") as tmp:
         for set_name in sets:
             mine = sorted((o for o in outputs if o["eval_set"] == set_name), key=lambda o: (o["detector"], o["id"]))
             write_parquet(mine, DETECTOR_OUTPUT, tmp / f"{set_name}.parquet")
-    write_json(stats, root / "metrics" / "detect.json")
+    write_json(stats, ROOT / "metrics" / "detect.json")
 
 
 def configured_detect():
@@ -67,4 +67,4 @@ def configured_detect():
 
 
 if __name__ == "__main__":
-    run_flow(lambda: configured_detect()(), name="detect")
+    run_flow(lambda: configured_detect()(**flow_params(detect)), name="detect")

@@ -10,7 +10,8 @@ from flows.main import run_flow
 from tasks.hallucigen.llm_generation import generate
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.client import make_client
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import HallucigenLlm, as_dict, flow_params
 from tasks.schemas import HALLUCIGEN_GENERATION
 
 DATA = ROOT / "data" / "hallucigen"
@@ -29,21 +30,21 @@ def pick_sources(params: dict) -> list[dict]:
 @task(name="generate-hypotheses", cache_policy=NO_CACHE, tags=["gpu"])
 def generate_task(rows: list[dict], params: dict):
     client = make_client(params["model"])
-    label = params["model"]["local"]["model"] if params["model"]["backend"] == "local" else params["model"]["openai"]["model"]
+    model = params["model"]
+    label = model["local"]["model"] if model["backend"] == "local" else model["openai"]["model"]
     examples, tally = generate(rows, client, params["translation_prompt"], label)
     return examples, {**tally.as_dict(), "client_failures": dict(sorted(client.failures.items()))}
 
 
 @flow(name="hallucigen-llm")
-def hallucigen_llm() -> None:
-    params = load_params("hallucigen_llm")
+def hallucigen_llm(params: HallucigenLlm) -> None:
     examples, stats = ([], {"enabled": False})
-    if params["enabled"]:
-        examples, stats = generate_task(pick_sources(params), params)
+    if params.enabled:
+        examples, stats = generate_task(pick_sources(as_dict(params)), as_dict(params))
     with atomic_dir(DATA.parent / "hallucigen_llm") as tmp:
         write_parquet(examples, HALLUCIGEN_GENERATION, tmp / "generation.parquet")
     write_json(stats, ROOT / "metrics" / "hallucigen_llm.json")
 
 
 if __name__ == "__main__":
-    run_flow(hallucigen_llm)
+    run_flow(lambda: hallucigen_llm(**flow_params(hallucigen_llm)), name="hallucigen_llm")

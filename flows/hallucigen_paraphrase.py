@@ -8,26 +8,28 @@ from flows.main import run_flow
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.paraphrase import build_paraphrase
 from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.sources import load_models, source_lines
-from tasks.params import ROOT, load_params
+from tasks.hallucigen.sources import load_models, model_ids, source_lines
+from tasks.params import ROOT
+from tasks.params_schema import HallucigenParaphrase, as_dict, flow_params
 
 RAW = ROOT / "data" / "raw"
 
 
 @task(name="build-paraphrase", cache_policy=NO_CACHE)
 def build_task(params: dict):
-    return build_paraphrase(RAW, params, load_models(["en"])["en"])
+    models = load_models(["en"])
+    rows, stats, exhausted = build_paraphrase(RAW, params, models["en"])
+    return rows, {**stats, "spacy_models": model_ids(models)}, exhausted
 
 
 @flow(name="hallucigen-paraphrase")
-def hallucigen_paraphrase() -> None:
-    params = load_params("hallucigen_paraphrase")
-    rows, stats, exhausted = build_task(params)
-    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
+def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
+    rows, stats, exhausted = build_task(as_dict(params))
+    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params.languages)
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
-    write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
+    write_hallucigen_task("paraphrase", rows, published, stats, as_dict(params), exhausted,
                           ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")
 
 
 if __name__ == "__main__":
-    run_flow(hallucigen_paraphrase)
+    run_flow(lambda: hallucigen_paraphrase(**flow_params(hallucigen_paraphrase)), name="hallucigen_paraphrase")

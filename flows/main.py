@@ -1,19 +1,32 @@
-"""Entry point shared by the flows: run a flow and turn a PipelineError into one line on stderr."""
+"""Entry point shared by the flows: sweep a killed run's temporaries, run a flow, and turn a PipelineError
+into one line on stderr."""
 from __future__ import annotations
 
 import atexit
+import logging
 import sys
-from typing import Callable
+from collections.abc import Callable
+
+from prefect.logging.handlers import PrefectConsoleHandler
 
 from tasks.errors import PipelineError
+from tasks.io import sweep_stale_temporaries
+from tasks.params import ROOT
+
+ARTIFACT_ROOTS = (ROOT / "data", ROOT / "metrics")
 
 
 def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
-    """Run ``flow``; on a PipelineError exit 1 with one line naming the problem.
+    """Run ``flow``; on a PipelineError exit 1 with one line naming the problem and no traceback.
 
-    The line is printed at interpreter exit, after Prefect has stopped its temporary server and logged
-    that, so it is the last line a researcher sees.
+    Before the run, temporaries that a killed stage left among the artifacts are removed. Prefect still
+    marks the run failed (and sends its traceback to the API); the console shows no traceback for a
+    PipelineError. The line is printed at interpreter exit, after Prefect has stopped its temporary
+    server and logged that, so it is the last line a researcher sees.
     """
+    for path in sweep_stale_temporaries(*ARTIFACT_ROOTS):
+        print(f"removed {path.relative_to(ROOT)}, left by a killed run", file=sys.stderr)
+    quiet_pipeline_errors()
     failure: list[str] = []
     atexit.register(lambda: failure and print(failure[0], file=sys.stderr, flush=True))
     try:
@@ -21,3 +34,32 @@ def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
     except PipelineError as exc:
         failure.append(f"ERROR {name or flow.__name__}: {exc}")
         sys.exit(1)
+
+
+def quiet_pipeline_errors() -> None:
+    """Keep Prefect's console handlers from printing a PipelineError's tracebacks and the state lines that
+    repeat its message; the API (and so the UI) still gets every record."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, PrefectConsoleHandler) and not any(
+                isinstance(f, OnePipelineErrorLine) for f in handler.filters):
+            handler.addFilter(OnePipelineErrorLine())
+
+
+class OnePipelineErrorLine(logging.Filter):
+    """Drops records that carry a PipelineError (or an error caused by one) and later records that repeat
+    its message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        while exc is not None and not isinstance(exc, PipelineError):
+            exc = exc.__cause__ or exc.__context__
+        if exc is not None:
+            if str(exc):
+                self.messages |= {str(exc), repr(str(exc))[1:-1]}
+            return False
+        text = record.getMessage()
+        return not any(message in text for message in self.messages)

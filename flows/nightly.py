@@ -27,7 +27,8 @@ from prefect.runtime import flow_run
 from flows.main import run_flow
 from tasks.errors import PipelineError
 from tasks.io import atomic_path
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import Nightly, as_dict, flow_params, load_stage_params
 from tasks.remote import default_remote, sync
 from tasks.scoring.history import (
     append_history,
@@ -72,14 +73,15 @@ def compare_task(params: dict, run: dict) -> tuple[str, list[dict]]:
     for path in (folder / "reports" / f"{run['started'].replace(':', '')}.md", folder / "regression_report.md"):
         with atomic_path(path) as tmp:
             tmp.write_text(report, encoding="utf-8")
-    append_history(folder / "metrics.jsonl", {**run, "status": "regression" if regressions else "ok", "metrics": current})
+    append_history(folder / "metrics.jsonl",
+                   {**run, "status": "regression" if regressions else "ok", "metrics": current})
     create_markdown_artifact(key="nightly-regression-report", markdown=report, description="Nightly metric comparison")
     return report, regressions
 
 
 @flow(name="nightly-reevaluation")
-def nightly() -> None:
-    params = load_params("nightly")
+def nightly(params: Nightly) -> None:
+    params = as_dict(params)
     run = {"started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "name": flow_run.get_name() or "local"}
     remote = default_remote()
     if remote is None:
@@ -99,17 +101,19 @@ def nightly() -> None:
 def serve() -> None:
     from prefect.schedules import Cron
 
-    params = load_params("nightly")
-    nightly.serve(name=DEPLOYMENT, schedules=[Cron(params["cron"], timezone=params["timezone"])])
+    params = load_stage_params(Nightly)
+    nightly.serve(name=DEPLOYMENT, parameters={"params": as_dict(params)},
+                  schedules=[Cron(params.cron, timezone=params.timezone)])
 
 
 def deploy(pool: str, source: str = str(ROOT)) -> None:
     """The nightly deployment on a work pool: its workers load flows/nightly.py from ``source``."""
     from prefect.schedules import Cron
 
-    params = load_params("nightly")
+    params = load_stage_params(Nightly)
     nightly.from_source(source=source, entrypoint="flows/nightly.py:nightly").deploy(
-        name=DEPLOYMENT, work_pool_name=pool, schedules=[Cron(params["cron"], timezone=params["timezone"])])
+        name=DEPLOYMENT, work_pool_name=pool, parameters={"params": as_dict(params)},
+        schedules=[Cron(params.cron, timezone=params.timezone)])
 
 
 if __name__ == "__main__":
@@ -118,4 +122,4 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["deploy"] and len(sys.argv) in (3, 4):
         deploy(*sys.argv[2:])
     else:
-        run_flow(nightly)
+        run_flow(lambda: nightly(**flow_params(nightly)), name="nightly")

@@ -10,7 +10,8 @@ from prefect.cache_policies import NO_CACHE
 from flows.main import run_flow
 from tasks.detectors.registry import active_detectors
 from tasks.io import atomic_dir, write_json
-from tasks.params import ROOT, load_params
+from tasks.params import ROOT
+from tasks.params_schema import DetectorSpecs, Score, as_dict, flow_params
 from tasks.scoring.report import artifact_rows, markdown, plot_confusions, plot_f1
 from tasks.scoring.results import headline_metrics, score_all
 
@@ -35,18 +36,20 @@ def reports_task(res: dict, outputs: dict, params: dict) -> str:
 
 
 @flow(name="score")
-def score() -> None:
-    params = load_params("score")
-    detectors = active_detectors(load_params("detect")["detectors"])
+def score(params: Score, detect: DetectorSpecs) -> None:
+    params = as_dict(params)
+    detectors = active_detectors(as_dict(detect)["detectors"])
     outputs = {p.stem: pq.read_table(p).to_pylist() for p in sorted((DATA / "detections").glob("*.parquet"))}
     res = scores_task(outputs, params, {n: s["kind"] for n, s in detectors.items()})
     text = reports_task(res, outputs, params)
     write_json(headline_metrics(res), ROOT / "metrics" / "score.json")
     plot_rows = [{"eval_set": r["eval_set"], "detector": r["detector"], "f1": r["f1"]} for r in artifact_rows(res)]
     write_json(plot_rows, ROOT / "metrics" / "score_f1.json")
-    create_table_artifact(key="detector-scores", table=artifact_rows(res), description="F1/MCC/kappa per set and detector")
-    create_markdown_artifact(key="detector-report", markdown=text, description="Detector scores (data/reports/README.md)")
+    create_table_artifact(key="detector-scores", table=artifact_rows(res),
+                          description="F1/MCC/kappa per set and detector")
+    create_markdown_artifact(key="detector-report", markdown=text,
+                             description="Detector scores (data/reports/README.md)")
 
 
 if __name__ == "__main__":
-    run_flow(score)
+    run_flow(lambda: score(**flow_params(score)), name="score")

@@ -19,3 +19,7 @@ class SourceUnavailable(PipelineError):
 
 class InputError(PipelineError):
     """An input file is unusable as a whole (missing header, unreadable)."""
+
+
+class ParamsError(PipelineError):
+    """A params.yaml value is missing, unknown or out of range; the message names the key."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -13,13 +14,20 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+# Temporary siblings of the atomic writers: ".<name>.<writer pid>-<random>.tmp" (older ones lack the pid).
+TEMP_SIBLING = re.compile(r"^\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[a-z0-9_]{8}\.tmp$")
+
+
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name}.{os.getpid()}-"
+
 
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary sibling path; move it onto ``path`` only if the block succeeds."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -33,19 +41,62 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary sibling directory that replaces ``path`` only if the block succeeds."""
+    """Yield a temporary sibling directory that replaces ``path`` only if the block succeeds; until then
+    the previous ``path`` stays as it was, and the swap itself is two renames."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent))
+    old = None
     try:
         yield tmp
         os.chmod(tmp, 0o755)
         if path.exists():
-            shutil.rmtree(path)
-        os.replace(tmp, path)
+            old = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent))
+            os.replace(path, old)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            if old is not None:
+                os.replace(old, path)
+                old = None
+            raise
     finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
+        for leftover in (tmp, old):
+            if leftover is not None and leftover.exists():
+                shutil.rmtree(leftover)
+
+
+def sweep_stale_temporaries(*roots: str | Path) -> list[Path]:
+    """Remove the atomic writers' temporary siblings under ``roots`` that no other live process owns (left
+    by a killed stage); call it before writing. Returns what was removed. Other files, and temporaries of
+    another running writer, stay."""
+    removed = []
+    for root in map(Path, roots):
+        for folder, dirs, files in os.walk(root):
+            for name in sorted(dirs + files):
+                match = TEMP_SIBLING.match(name)
+                if not match or _alive(match["pid"]):
+                    continue
+                target = Path(folder) / name
+                if name in dirs:
+                    dirs.remove(name)
+                    shutil.rmtree(target, ignore_errors=True)
+                else:
+                    target.unlink(missing_ok=True)
+                removed.append(target)
+    return removed
+
+
+def _alive(pid: str | None) -> bool:
+    if pid is None or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_json(obj: object, path: str | Path) -> None:

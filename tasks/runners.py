@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 
 from tasks.errors import PipelineError
-from tasks.params import load_params
+from tasks.params_schema import Cluster, load_stage_params
 
 ENV = "HALLUCI_DASK_SCHEDULER"
 
 
 def dask_scheduler() -> str | None:
     """The scheduler address: the environment variable wins over params.yaml; None: run locally."""
-    return os.environ.get(ENV) or (load_params().get("cluster") or {}).get("dask_scheduler") or None
+    return os.environ.get(ENV) or load_stage_params(Cluster).dask_scheduler or None
 
 
 def task_runner(address: str | None):

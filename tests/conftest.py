@@ -1,13 +1,30 @@
-"""Shared fixtures: the real spaCy English pipeline, and the raw-data mirror."""
+"""Shared fixtures: the real spaCy English pipeline, the raw-data mirror, and the one built copy of the
+project that every end-to-end test shares. The session gets its own Prefect home (set before Prefect is
+imported): its database, temporary servers and `tag:gpu` limit are not those of a `make run`, a Prefect
+server or another test session on the same machine, whose model tasks would otherwise hold the gpu slot."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.prefect_server import prefect_server
+from tests.repo_copy import copy_repo, run, stage_env
+
 ROOT = Path(__file__).resolve().parent.parent
 MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "data" / "raw")
+# Idle OpenMP threads sleep instead of spinning: with the cores shared, spinning torch threads made a
+# SmolLM2 generation of 8 tokens take 90 s instead of 5 s (set before torch is imported; the same as `make`).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))
+os.environ["PREFECT_HOME"] = str(PREFECT_TEST_HOME)
+os.environ.pop("PREFECT_API_URL", None)
+atexit.register(shutil.rmtree, PREFECT_TEST_HOME, ignore_errors=True)  # after Prefect's own exit handlers
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +39,29 @@ def mirror() -> Path:
     if not (MIRROR / "MANIFEST.tsv").is_file():
         pytest.fail(f"raw-data mirror not found at {MIRROR}; set HALLUCI_RAW_MIRROR")
     return MIRROR
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory) -> Iterator[str]:
+    """A Prefect server in the session's Prefect home for the flows that tests run as subprocesses: one start
+    for the session instead of a temporary server per stage run."""
+    with prefect_server(tmp_path_factory.mktemp("prefect-server") / "server.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def e2e_env(mirror, prefect_api) -> dict[str, str]:
+    """The environment the stages of a repo copy run in, their flow runs on the session's Prefect server."""
+    return {**stage_env(mirror), "PREFECT_API_URL": prefect_api}
+
+
+@pytest.fixture(scope="session")
+def built_repo(tmp_path_factory, e2e_env) -> Path:
+    """A copy of the project built once by `dvc repro` on the real mirror, shared by every end-to-end test
+    (mark them `e2e`); a test that changes the copy restores it."""
+    repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
+    run(["dvc", "repro"], repo, e2e_env)
+    return repo
 
 
 pytest_plugins = ["tests.s3_remote"]

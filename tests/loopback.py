@@ -1,11 +1,10 @@
 """Helpers for tests that run real servers as separate processes on 127.0.0.1 (Prefect, moto S3, Dask):
-free ports, waiting, the Prefect REST API, process groups, and temporary copies of the repo."""
+free ports, waiting, the Prefect REST API, process groups, commits and digests of temporary repo copies."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -80,26 +79,6 @@ def started(args: list[str], log: Path, **kwargs):
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait()
-
-
-def run(args: list[str], cwd: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run(args, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
-    if check and proc.returncode != 0:
-        pytest.fail(f"{' '.join(map(str, args))} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n"
-                    f"{proc.stderr[-3000:]}")
-    return proc
-
-
-def copy_repo(dest: Path) -> Path:
-    """The project's tracked and untracked-but-not-ignored files in ``dest``, as a fresh git repo."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\n")
-    for rel in filter(None, files):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
-    return dest
 
 
 def commit_all(repo: Path, message: str) -> None:

@@ -4,14 +4,15 @@ and `make push`. Loaded by conftest.py (pytest_plugins)."""
 from __future__ import annotations
 
 import json
-import os
+import shutil
 import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.loopback import VENV, commit_all, copy_repo, free_port, run, started, wait
+from tests.loopback import ROOT, VENV, commit_all, free_port, started, wait
+from tests.repo_copy import copy_repo, run, stage_env
 
 BUCKET = "halluci-bench-ci"
 TARGETS = ["fetch"]
@@ -54,14 +55,12 @@ def moto_s3(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def s3_env(moto_s3, mirror, tmp_path_factory):
-    """The environment of every command: this venv first on PATH, the mirror, the remote's credentials only
-    from the environment (no ~/.aws files), Prefect analytics off."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PREFECT_"))}
+    """The environment of every command: the stages' (venv first on PATH, the mirror, analytics off), and the
+    remote's credentials only from the environment (no ~/.aws files)."""
+    env = {k: v for k, v in stage_env(mirror).items() if not k.startswith("AWS_") and k != "PREFECT_API_URL"}
     empty = tmp_path_factory.mktemp("aws") / "none"
-    return {**env, "PATH": f"{VENV / 'bin'}{os.pathsep}{env['PATH']}", "HALLUCI_RAW_MIRROR": str(mirror),
-            "AWS_ACCESS_KEY_ID": moto_s3["key"], "AWS_SECRET_ACCESS_KEY": moto_s3["secret"],
-            "AWS_CONFIG_FILE": str(empty), "AWS_SHARED_CREDENTIALS_FILE": str(empty),
-            "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
+    return {**env, "AWS_ACCESS_KEY_ID": moto_s3["key"], "AWS_SECRET_ACCESS_KEY": moto_s3["secret"],
+            "AWS_CONFIG_FILE": str(empty), "AWS_SHARED_CREDENTIALS_FILE": str(empty)}
 
 
 def wrong_secret(env: dict) -> dict:
@@ -73,7 +72,7 @@ def pushed(moto_s3, s3_env, tmp_path_factory) -> Path:
     """A repo copy with the remote configured by `make remote` (committed), `dvc repro fetch` built and
     committed, and `make push` done: the repo other machines clone."""
     repo = copy_repo(tmp_path_factory.mktemp("origin") / "repo")
-    (repo / "dvc.lock").unlink()
+    shutil.copytree(ROOT / "metrics", repo / "metrics")  # the nightly compares metrics/score.json
     make = ["make", f"VENV={VENV}"]
     run([*make, "remote", f"DVC_S3_BUCKET={moto_s3['bucket']}", f"DVC_S3_ENDPOINT={moto_s3['endpoint']}"], repo,
         s3_env)

@@ -22,7 +22,8 @@ TURN = {"id": "t1", "history": [{"speaker": "seeker", "text": "Is there a cheap 
 
 @pytest.mark.parametrize("answer, cats", [
     ('{"category": [1]}', [1]), ('Sure! {"category": [3, 5]} is my answer', [3, 5]), ('"category": [2]', [2]),
-    ('{"category": 4}', [4]), ("[7]", [7]), ('{"category": [9]}', None), ("category one", None), ("", None), (None, None),
+    ('{"category": 4}', [4]), ("[7]", [7]), ('{"category": [9]}', None), ("category one", None), ("", None),
+    (None, None),
 ])
 def test_parse_categories(answer, cats):
     assert parse_categories(answer) == cats

@@ -5,39 +5,38 @@ ran shards. The two wall times are printed (pytest -s) for the record."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
+import time
 
 import pytest
+import yaml
 
-from tasks.params import load_params
-from tests.loopback import ROOT, VENV, free_port, prefect_healthy, run, started, tree_digests, wait
+from tests.loopback import ROOT, VENV, free_port, prefect_healthy, started, tree_digests, wait
+from tests.repo_copy import copy_repo, run, stage_env
 
-pytestmark = pytest.mark.loopback
-RUN = """import json, sys, time
-from pathlib import Path
-from flows.detect import configured_detect
-t = time.perf_counter()
-configured_detect()(params=json.loads(sys.argv[1]), root=Path(sys.argv[2]))
-print(f"detect wall {time.perf_counter() - t:.1f} s")
-"""
+pytestmark = [pytest.mark.loopback, pytest.mark.slow]
 
 
-def _params() -> dict:
-    params = load_params("detect")
-    params["eval_sets"] = ["shroom-trial", "shroom-val"]
-    params["detectors"] = {name: params["detectors"][name] for name in ("consistency", "similarity")}
-    params["shard_rows"] = 300  # shroom-trial: 80 rows, 1 shard; shroom-val: 1000 rows, 4 shards
-    params["gpu_concurrency"] = 2  # one similarity shard per worker at a time
-    return params
+def _repo(tmp_path, name, mirror):
+    """A repo copy whose detect stage is small: the SHROOM sets (raw files only), two detectors, in shards."""
+    repo = copy_repo(tmp_path / name)
+    shutil.copytree(mirror / "shroom", repo / "data/raw/shroom")
+    params = yaml.safe_load((repo / "params.yaml").read_text())
+    detect = params["detect"]
+    detect["eval_sets"] = ["shroom-trial", "shroom-val"]
+    detect["detectors"] = {name: detect["detectors"][name] for name in ("consistency", "similarity")}
+    detect["shard_rows"] = 300  # shroom-trial: 80 rows, 1 shard; shroom-val: 1000 rows, 4 shards
+    detect["gpu_concurrency"] = 2  # one similarity shard per worker at a time
+    (repo / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    return repo
 
 
-def _root(tmp_path, name, mirror):
-    root = tmp_path / name
-    shutil.copytree(mirror / "shroom", root / "data/raw/shroom")
-    (root / "metrics").mkdir()
-    return root
+def _detect(repo, env) -> float:
+    """`python -m flows.detect` (the stage's command) in ``repo``; its wall time."""
+    start = time.perf_counter()
+    run([sys.executable, "-m", "flows.detect"], repo, env)
+    return time.perf_counter() - start
 
 
 def _scheduler_up(address: str) -> bool:
@@ -61,27 +60,24 @@ def _shards_run_by_worker(address: str) -> dict[str, int]:
 def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror):
     port, prefect_port = free_port(), free_port()
     address, base = f"tcp://127.0.0.1:{port}", f"http://127.0.0.1:{prefect_port}/api"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_") and k != "HALLUCI_DASK_SCHEDULER"}
-    env.update({"PATH": f"{VENV / 'bin'}{os.pathsep}{env['PATH']}", "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1",
-                "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_HOME": str(tmp_path / "prefect-home"),
-                "PREFECT_API_URL": base})
-    params = json.dumps(_params())
-    local, dask = _root(tmp_path, "local", mirror), _root(tmp_path, "dask", mirror)
+    env = {k: v for k, v in stage_env(mirror).items() if k != "HALLUCI_DASK_SCHEDULER"}
+    env.update({"PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base})
+    local, dask = _repo(tmp_path, "local", mirror), _repo(tmp_path, "dask", mirror)
     bin_ = VENV / "bin"
     server = [str(bin_ / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(prefect_port)]
     scheduler = [str(bin_ / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    # workers import tasks/ from this checkout (PYTHONPATH): shards carry their rows, results come back
     worker = [str(bin_ / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--no-dashboard"]
     with started(server, tmp_path / "prefect.log", cwd=tmp_path, env=env), \
             started(scheduler, tmp_path / "scheduler.log", cwd=ROOT, env=env), \
-            started(worker, tmp_path / "worker1.log", cwd=ROOT, env=env), \
-            started(worker, tmp_path / "worker2.log", cwd=ROOT, env=env):
+            started(worker, tmp_path / "worker1.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}), \
+            started(worker, tmp_path / "worker2.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}):
         wait(lambda: prefect_healthy(base), 180, "the Prefect server")
         wait(lambda: _scheduler_up(address), 120, "the Dask scheduler with two workers")
-        local_run = run([sys.executable, "-c", RUN, params, str(local)], ROOT, env)
-        dask_run = run([sys.executable, "-c", RUN, params, str(dask)], ROOT, {**env, "HALLUCI_DASK_SCHEDULER": address})
+        local_s = _detect(local, env)
+        dask_s = _detect(dask, {**env, "HALLUCI_DASK_SCHEDULER": address})
         by_worker = _shards_run_by_worker(address)
-    timings = [line for p in (local_run, dask_run) for line in p.stdout.splitlines() if line.startswith("detect wall")]
-    print(f"\nlocal runner: {timings[0]}; Dask, 2 workers x 1 thread: {timings[1]}")
+    print(f"\npython -m flows.detect: local runner {local_s:.1f} s; Dask, 2 workers x 1 thread {dask_s:.1f} s")
 
     outputs = tree_digests(local / "data/detections")
     assert sorted(outputs) == ["shroom-trial.parquet", "shroom-val.parquet"]

@@ -129,7 +129,8 @@ def test_llm_prompt_detector_over_http_counts_unparsable_answers(monkeypatch):
         sources = ["one", "two", "both", "junk", "error"]
         d = detector.decide(sources, ["a"] * 5, ["b"] * 5, scenario="translation")
     assert list(d) == ["hyp1", "hyp2", None, None, None]
-    assert d.answers[:4] == ["hypothesis1", "The answer is 'hypothesis2'.", "hypothesis1 and hypothesis2", "I cannot say."]
+    assert d.answers[:4] == ["hypothesis1", "The answer is 'hypothesis2'.", "hypothesis1 and hypothesis2",
+                             "I cannot say."]
     assert detector.unparsable == 3 and client.failures == {"http_503": 1}
     assert set(Answers.auth) == {"Bearer sk-test"}
 
@@ -189,7 +190,8 @@ def test_majority_vote():
 
 
 def test_detector_params_are_checked():
-    check_detectors({"a": {"kind": "consistency"}, "b": {"kind": "similarity"}, "v": {"kind": "vote", "members": ["a", "b"]}})
+    check_detectors({"a": {"kind": "consistency"}, "b": {"kind": "similarity"},
+                     "v": {"kind": "vote", "members": ["a", "b"]}})
     with pytest.raises(PipelineError, match="unknown kind"):
         check_detectors({"a": {"kind": "oracle"}})
     with pytest.raises(PipelineError, match="later"):

@@ -115,7 +115,8 @@ def test_begin_real_mirror_and_label_mapping(mirror):
     _accounted(result)
     assert len(result.splits["dev"]) == 430 + 414 + 383
     assert len(result.splits["dev_2021"]) == 836
-    assert result.tallies["begin/cmu-dog/begin_dev_cmu.tsv"].as_dict()["rejected_by_reason"] == {"empty_history_turn": 2}
+    cmu = result.tallies["begin/cmu-dog/begin_dev_cmu.tsv"].as_dict()
+    assert cmu["rejected_by_reason"] == {"empty_history_turn": 2}
     for row in result.splits["dev"] + result.splits["dev_2021"]:
         assert row["faithful"] == (row["fine_label"] in ("Fully attributable", "entailment"))
         assert len(row["history"]) == 1

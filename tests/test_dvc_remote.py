@@ -8,10 +8,11 @@ import subprocess
 
 import pytest
 
-from tests.loopback import VENV, run, tree_digests
+from tests.loopback import VENV, tree_digests
+from tests.repo_copy import run
 from tests.s3_remote import TARGETS, wrong_secret
 
-pytestmark = pytest.mark.loopback
+pytestmark = [pytest.mark.loopback, pytest.mark.slow]
 MAKE = ["make", f"VENV={VENV}"]
 
 
@@ -21,7 +22,8 @@ def _clone(origin, dest):
 
 
 def _git_status(repo) -> str:
-    return subprocess.run(["git", "status", "--porcelain"], check=False, cwd=repo, capture_output=True, text=True).stdout
+    return subprocess.run(["git", "status", "--porcelain"], check=False, cwd=repo, capture_output=True,
+                          text=True).stdout
 
 
 def test_make_remote_writes_endpoint_and_bucket_but_no_credential(pushed, moto_s3):

@@ -1,14 +1,15 @@
-"""End to end, in a temporary copy of the repo: `dvc repro` runs the Prefect flows on the real mirror,
-a second repro does nothing, a forced repro gives byte-identical artifacts, an unreachable upstream
-source fails the fetch flow with one line that says how to switch it off, and the paper profile wires
-the FaithDial and CHARP stages (run here on fixtures placed where fetch would put the Hub files); the
-detectors are scored on every evaluation set, an API key never reaches an artifact or log, and the
-nightly deployment runs on a real local Prefect server; the CHARP grid runs offline on DSTC11."""
+"""End to end, in the session's one built copy of the repo (`built_repo` in conftest): `dvc repro` runs the
+Prefect flows on the real mirror, a second repro does nothing, a forced repro of the data stages and one
+model stage gives byte-identical artifacts, a fetch that fails verification under `dvc repro` keeps the
+previous raw data, an unreachable upstream source fails the fetch flow with one line that says how to
+switch it off, and the paper profile wires the FaithDial and CHARP stages (run here on fixtures placed
+where fetch would put the Hub files); the detectors are scored on every evaluation set, an API key never
+reaches an artifact or log, and the nightly deployment runs on a real local Prefect server; the CHARP grid
+runs offline on DSTC11. A test that changes the copy restores it."""
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -29,8 +30,9 @@ from tasks.schemas import (
     REJECT,
 )
 from tests.chat_server import ChatHandler, chat_server
-from tests.loopback import api, copy_repo, flow_run_state, free_port, prefect_healthy, wait
-from tests.loopback import run as _run
+from tests.repo_copy import run as _run
+
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parquet",
@@ -39,7 +41,8 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/dialogue/dstc11/test/h-2.parquet", "data/dialogue/dstc11/README.md", "metrics/dialogue/dstc11.json",
            "data/dialogue/begin/dev/h-0.parquet", "data/dialogue/begin/rejects.parquet",
            "data/hallucigen/translation/test.generation.parquet", "data/hallucigen/translation/trial.detection.parquet",
-           "data/hallucigen/paraphrase/test.generation.parquet", "data/hallucigen/paraphrase/published.detection.parquet",
+           "data/hallucigen/paraphrase/test.generation.parquet",
+           "data/hallucigen/paraphrase/published.detection.parquet",
            "metrics/hallucigen_paraphrase.json", "data/hallucigen/paraphrase/README.md",
            "data/hallucigen_llm/generation.parquet", "metrics/hallucigen_llm.json",
            "data/detectors/cross-encoder/model.safetensors", "metrics/train_detector.json",
@@ -57,27 +60,14 @@ def _digests(repo: Path) -> dict[str, str]:
     return {p: hashlib.sha256((repo / p).read_bytes()).hexdigest() for p in OUTPUTS}
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory, mirror):
-    """A copy of the project's tracked and untracked-but-not-ignored files, as a fresh git repo."""
-    dest = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
-    (dest / "dvc.lock").unlink()
-    shutil.rmtree(dest / "metrics")
-    return dest
+@pytest.fixture
+def env(e2e_env):
+    return e2e_env
 
 
-@pytest.fixture(scope="module")
-def env(mirror):
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    env["HALLUCI_RAW_MIRROR"] = str(mirror)
-    return env
-
-
-@pytest.fixture(scope="module")
-def built(repo, env):
-    _run(["dvc", "repro"], repo, env)
-    return repo
+@pytest.fixture
+def built(built_repo):
+    return built_repo
 
 
 def test_repro_builds_the_dataset(built):
@@ -114,12 +104,42 @@ def test_artifacts_load_with_datasets(built):
     assert set(ds["label"]) == {"hyp1", "hyp2"}
 
 
+# Forced again to show byte-identical artifacts: every deterministic data stage and one model stage.
+FORCED = ["fetch", "pawsx_edits", "dialogue@dstc11", "dialogue@begin", "hallucigen_translation",
+          "hallucigen_paraphrase", "hallucigen_llm"]
+
+
 def test_second_repro_is_a_no_op_and_forced_repro_is_byte_identical(built, env):
-    before = _digests(built)
     out = _run(["dvc", "repro"], built, env).stdout
     assert "Data and pipelines are up to date" in out
-    _run(["dvc", "repro", "--force"], built, env)
+    before, lock = _digests(built), (built / "dvc.lock").read_bytes()
+    _run(["dvc", "repro", "--force", "--single-item", *FORCED], built, env)
+    assert (built / "dvc.lock").read_bytes() == lock  # the hash of every out of every forced stage
     assert _digests(built) == before
+    assert "Data and pipelines are up to date" in _run(["dvc", "repro"], built, env).stdout
+
+
+def test_a_failing_fetch_stage_keeps_the_previous_raw_data(built, env, mirror, tmp_path):
+    """`dvc repro` of a fetch that fails verification leaves data/raw and dvc.lock as they were (persist on the
+    out, and the flow swaps in the new folder only once every file is verified), so nothing downstream breaks."""
+    raw = built / "data" / "raw"
+    before = {p.relative_to(raw): p.read_bytes() for p in raw.rglob("*") if p.is_file()}
+    lock = (built / "dvc.lock").read_bytes()
+    tampered = tmp_path / "tampered"
+    for f in mirror.rglob("*"):
+        if f.is_file():
+            (tampered / f.relative_to(mirror)).parent.mkdir(parents=True, exist_ok=True)
+            (tampered / f.relative_to(mirror)).symlink_to(f)
+    (tampered / "pawsx/x-final/en/test_2k.tsv").unlink()
+    (tampered / "pawsx/x-final/en/test_2k.tsv").write_bytes(b"id\tsentence1\tsentence2\tlabel\n")
+    proc = _run(["dvc", "repro", "--force", "--single-item", "fetch"], built,
+                {**env, "HALLUCI_RAW_MIRROR": str(tampered)}, check=False)
+    assert proc.returncode != 0
+    assert "ERROR fetch: source 'pawsx': file 'x-final/en/test_2k.tsv' from mirror" in proc.stderr
+    assert {p.relative_to(raw): p.read_bytes() for p in raw.rglob("*") if p.is_file()} == before
+    assert not [p for p in raw.parent.iterdir() if p.name.startswith(".raw.")]
+    assert (built / "dvc.lock").read_bytes() == lock
+    assert "up to date" in _run(["dvc", "status"], built, env).stdout
 
 
 def test_unreachable_upstream_fails_in_one_line_and_keeps_data(built, env):
@@ -154,8 +174,10 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     tr = {split: pq.read_table(out / f"translation/{split}.generation.parquet") for split in ("trial", "test")}
     assert all(t.schema.equals(HALLUCIGEN_GENERATION) for t in tr.values())
     for split, size in (("trial", 10), ("test", 100)):
-        assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in ("en-fr", "fr-en", "en-de", "de-en")}
-    pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist() for split in ("trial", "test")}
+        directions = ("en-fr", "fr-en", "en-de", "de-en")
+        assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in directions}
+    pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist()
+          for split in ("trial", "test")}
     assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 16, "sv": 20}
     assert Counter(r["langpair"] for r in pp["test"]) == {"en": 119, "sv": 119}
     assert {r["type"] for r in pp["test"] if r["langpair"] == "en"} >= {"natural", "tense", "negation", "number"}
@@ -226,7 +248,8 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
             _run([sys.executable, "-m", "flows.dialogue", dataset], built, env)
         out = built / "data" / "dialogue"
         assert pq.read_table(out / "faithdial/valid/h-full.parquet").num_rows == 4
-        assert [r["id"] for r in pq.read_table(out / "charp/hcharp/h-0.parquet").to_pylist()] == ["hcharp:1", "hcharp:4"]
+        hcharp = pq.read_table(out / "charp/hcharp/h-0.parquet").to_pylist()
+        assert [r["id"] for r in hcharp] == ["hcharp:1", "hcharp:4"]
         subset = pq.read_table(out / "charp/faithdial_valid_charp/h-1.parquet").to_pylist()
         assert [r["id"] for r in subset] == ["faithdial:valid:1", "faithdial:valid:4"]
         assert all(len(r["history"]) == 1 for r in subset)
@@ -242,7 +265,7 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
 
 def test_charp_grid_runs_offline_on_dstc11(built):
     params = yaml.safe_load((built / "params.yaml").read_text())["charp"]
-    cells = [f"smollm2|full|{h}" for h in params["grid"]["eval_h"]] + [f"fewshot|none|{h}" for h in params["grid"]["eval_h"]]
+    cells = [f"{system}|{h}" for system in ("smollm2|full", "fewshot|none") for h in params["grid"]["eval_h"]]
     for cell in cells:
         system, train_h, eval_h = cell.split("|")
         table = pq.read_table(built / f"data/charp/predictions/{system}/train-h-{train_h}.eval-h-{eval_h}.parquet")
@@ -329,11 +352,13 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
             params = yaml.safe_load(saved)
             params["detect"]["llm"]["backend"] = "openai"
             params["detect"]["llm"]["openai"].update(base_url=url, api_key_env="HALLUCI_CANARY_KEY", retries=0)
-            params["detect"]["detectors"] = {"llm-general": {"kind": "llm_prompt", "prompt": "general", "max_per_langpair": 1}}
+            params["detect"]["detectors"] = {
+                "llm-general": {"kind": "llm_prompt", "prompt": "general", "max_per_langpair": 1}}
             params["detect"]["eval_sets"] = ["hallucigen-paraphrase-trial"]
             params_file.write_text(yaml.safe_dump(params))
             home = tmp_path / "prefect-home"
             run_env = {**env, "HALLUCI_CANARY_KEY": canary, "PREFECT_HOME": str(home), "PREFECT_LOGGING_LEVEL": "DEBUG"}
+            run_env.pop("PREFECT_API_URL")  # a temporary server, whose database is under `home`, scanned below
             proc = _run([sys.executable, "-m", "flows.detect"], built, run_env)
         assert set(_Judge.auth) == {f"Bearer {canary}"} and len(_Judge.auth) == 2  # en and sv, one each
         rows = pq.read_table(built / "data/detections/hallucigen-paraphrase-trial.parquet").to_pylist()
@@ -349,44 +374,62 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
         shutil.copy2(backup / "detect.json", built / "metrics/detect.json")
 
 
-def test_nightly_deployment_on_a_local_prefect_server(built, env, tmp_path):
-    """`prefect server start`, then `python -m flows.nightly serve`: the deployment has the cron schedule;
+def _api(base: str, method: str, path: str, body: dict | None = None):
+    import urllib.request
+
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+def _wait(predicate, timeout_s: float, what: str):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(2)
+    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def _flow_run_state(base: str, deployment_id: str) -> str:
+    run = _api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
+    return _wait(lambda: (s := _api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
+                 ("COMPLETED", "FAILED", "CRASHED") and s, 600, "the nightly flow run")
+
+
+def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, tmp_path):
+    """On the session's Prefect server, `python -m flows.nightly serve`: the deployment has the cron schedule;
     a run triggered through the API completes and writes the report; after a tampered history that
     makes a metric look worse than before, the next run fails and reports the regression."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/api"
-    server_env = {**env, "PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base}
-    logs = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port",
-                               str(port)], cwd=built, env=server_env, stdout=logs, stderr=subprocess.STDOUT)
-    serve = None
-    try:
-        wait(lambda: prefect_healthy(base), 180, "the Prefect server")
-        serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=server_env,
+    base = prefect_api
+    with open(tmp_path / "serve.log", "w") as logs:
+        serve = subprocess.Popen([sys.executable, "-m", "flows.nightly", "serve"], cwd=built, env=env,
                                  stdout=logs, stderr=subprocess.STDOUT)
-
+    try:
         def deployment():
-            found = api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
+            found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
             return found[0] if found else None
-        dep = wait(deployment, 120, "the nightly deployment")
+        dep = _wait(deployment, 120, "the nightly deployment")
         assert dep["schedules"][0]["schedule"]["cron"] == "0 2 * * *"
         history = built / "data/history"
         shutil.rmtree(history, ignore_errors=True)
-        assert flow_run_state(base, dep["id"])[0] == "COMPLETED"
+        assert _flow_run_state(base, dep["id"]) == "COMPLETED"
         assert "baseline" in (history / "regression_report.md").read_text()
         entries = [json.loads(line) for line in (history / "metrics.jsonl").read_text().splitlines()]
         assert [e["status"] for e in entries] == ["ok"]
         key = "hallucigen-paraphrase-test/similarity/f1"
         entries[0]["metrics"][key] += 0.1
         (history / "metrics.jsonl").write_text(json.dumps(entries[0]) + "\n")
-        assert flow_run_state(base, dep["id"])[0] == "FAILED"
+        assert _flow_run_state(base, dep["id"]) == "FAILED"
         report = (history / "regression_report.md").read_text()
         assert "**1 regression(s).**" in report and f"| {key} |" in report
-        artifacts = api(base, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
+        artifacts = _api(base, "POST", "/artifacts/filter",
+                         {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:
-        for proc in (serve, server):
-            if proc is not None:
-                proc.terminate()
-                proc.wait(timeout=60)
-        logs.close()
+        serve.terminate()
+        serve.wait(timeout=60)

@@ -131,7 +131,8 @@ def test_upstream_404_and_unreachable(http_root, tmp_path):
     with pytest.raises(MissingFileError, match="404"):
         fetch_source(_source([SourceFile("nope.json", "nope-404.json", None)], base=base), None, tmp_path / "o", {})
     with pytest.raises(SourceUnavailable, match=r"unreachable .*remove 'toy' there"):
-        fetch_source(_source([SourceFile("x.json", "x.json", None)], base="http://127.0.0.1:9/"), None, tmp_path / "o", {})
+        fetch_source(_source([SourceFile("x.json", "x.json", None)], base="http://127.0.0.1:9/"), None,
+                     tmp_path / "o", {})
 
 
 def test_mirror_resolution(monkeypatch, tmp_path):
@@ -157,3 +158,4 @@ def test_registry_covers_every_source_and_the_mirror_manifest(mirror):
                 assert manifest[f"{source.mirror}/{f.path}"] == f.sha256
             else:
                 assert f.sha256 is None and source.upstream["kind"] == "hf"
+

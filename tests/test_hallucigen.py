@@ -110,7 +110,8 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     src = "The committee met in Brussels on Tuesday and agreed on the budget for the coming year after a long debate."
     (tmp_path / "shroom").mkdir()
     (tmp_path / "hallucigen" / "pg").mkdir(parents=True)
-    items = [{"task": "PG", "src": src, "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
+    items = [{"task": "PG", "src": src,
+              "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
              {"task": "PG", "src": src, "hyp": "After a long debate, the committee agreed on next year's budget."},
              {"task": "PG", "src": float("nan"), "hyp": "x"}, {"task": "MT", "src": "a", "hyp": "b"}]
     (tmp_path / "shroom" / "s.json").write_text(json.dumps(items))  # NaN src as in the real file

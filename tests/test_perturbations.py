@@ -9,7 +9,8 @@ from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit, Skip
 from tasks.hallucigen.entities import aligned_spans, name_spans, ner_spans
 
-EN = "In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998 her brother moved 25 km north to Leeds ."
+EN = ("In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998 her brother moved 25 km north "
+      "to Leeds .")
 FR = "En 1997, elle est apparue à Paris avec son frère et a parcouru 25 km vers le nord en mars."
 DE = "Im März 1997 war er mit seinem Bruder 25 km nördlich von Berlin und hat dort drei Jahre gelebt."
 SV = "Han är en stor man som bor 25 km norr om Stockholm sedan 1997 med sin bror."

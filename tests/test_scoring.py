@@ -50,7 +50,8 @@ def _out(eval_set, det, i, gold, pred=None, s1=None, s2=None, lp="en"):
 
 def test_results_and_reports_from_detector_outputs(tmp_path):
     outputs = {
-        "pairs": [_out("pairs", "a", 0, "hyp1", "hyp1", 0.9, 0.1), _out("pairs", "a", 1, "hyp2", "hyp2", 0.2, 0.7, "sv"),
+        "pairs": [_out("pairs", "a", 0, "hyp1", "hyp1", 0.9, 0.1),
+                  _out("pairs", "a", 1, "hyp2", "hyp2", 0.2, 0.7, "sv"),
                   _out("pairs", "b", 0, "hyp1", None), _out("pairs", "b", 1, "hyp2", "hyp1", lp="sv")],
         "tune": [_out("tune", "a", i, g, s1=s) for i, (g, s) in enumerate([("hallucinated", 0.8), ("faithful", 0.2)])],
         "bin": [_out("bin", "a", i, g, s1=s) for i, (g, s) in enumerate([("hallucinated", 0.6), ("faithful", 0.4),
@@ -59,7 +60,8 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
     params = {"threshold_tuning_set": "tune", "generation_proxy": "a", "generation_sets": {"pairs": "gen"}}
     res = score_all(outputs, params, {"a": "cross_encoder", "b": "llm_prompt"})
     assert res["thresholds"] == {"a": 0.5}
-    assert res["detection"]["pairs"]["a"]["all"]["f1"] == 1.0 and res["detection"]["pairs"]["b"]["all"]["accuracy"] == 0.0
+    pairs = res["detection"]["pairs"]
+    assert pairs["a"]["all"]["f1"] == 1.0 and pairs["b"]["all"]["accuracy"] == 0.0
     assert res["binary"]["bin"]["a"]["all"]["recall"] == 0.5 and res["binary"]["bin"]["a"]["all"]["precision"] == 1.0
     assert res["generation"]["generators"]["gen (pairs)"]["en"] == {"n": 1, "hyp+": 1.0, "hyp-": 1.0}
     text = markdown(res, params)
@@ -71,13 +73,15 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
 
 def test_shroom_rows_with_bad_label_or_empty_text_are_counted(tmp_path):
     (tmp_path / "shroom").mkdir()
-    rows = [{"hyp": "A cat.", "src": "Un chat.", "tgt": "A cat.", "ref": "either", "task": "MT", "label": "Not Hallucination"},
+    rows = [{"hyp": "A cat.", "src": "Un chat.", "tgt": "A cat.", "ref": "either", "task": "MT",
+             "label": "Not Hallucination"},
             {"hyp": "A dog.", "src": "x", "tgt": "The dog.", "ref": "tgt", "task": "DM", "label": "Hallucination"},
             {"hyp": "", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Hallucination"},
             {"hyp": "h", "src": "x", "tgt": "y", "ref": "src", "task": "PG", "label": "Maybe"}]
     (tmp_path / "shroom" / "trial-v1.json").write_text(json.dumps(rows))
     s = shroom(tmp_path, "shroom-trial")
-    assert s.tally.as_dict() == {"read": 4, "kept": 2, "rejected": 2, "rejected_by_reason": {"bad_label": 1, "empty_text": 1}}
+    assert s.tally.as_dict() == {"read": 4, "kept": 2, "rejected": 2,
+                                 "rejected_by_reason": {"bad_label": 1, "empty_text": 1}}
     assert [(r["source"], r["label"]) for r in s.rows] == [("Un chat.", False), ("The dog.", True)]
 
 

@@ -4,7 +4,8 @@ import pytest
 from tasks.dialogue.truncate import truncate_history, truncated_rows
 from tasks.dialogue.turns import alternating_history
 
-HISTORY = alternating_history(["Hi, I need a hotel.", "Which area?", "The north.", "Ashley Hotel is there.", "Is it quiet?"])
+HISTORY = alternating_history(["Hi, I need a hotel.", "Which area?", "The north.", "Ashley Hotel is there.",
+                               "Is it quiet?"])
 
 
 def texts(turns):

@@ -10,9 +10,10 @@ import subprocess
 import pytest
 import yaml
 
-from tests.loopback import VENV, api, flow_run_state, free_port, prefect_healthy, run, started, tree_digests, wait
+from tests.loopback import VENV, api, flow_run_state, free_port, prefect_healthy, started, tree_digests, wait
+from tests.repo_copy import run
 
-pytestmark = pytest.mark.loopback
+pytestmark = [pytest.mark.loopback, pytest.mark.slow]
 POOL = "nightly-ci"
 
 

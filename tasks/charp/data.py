@@ -18,7 +18,8 @@ def load_turns(data: Path, dataset: str, split: str, h, size: int | None, seed: 
     """Turns of ``split`` with history h (full, or a number), at most ``size`` of them (seeded by split)."""
     path = variant_file(data, dataset, split, h)
     if not path.is_file():
-        raise InputError(f"{path}: not found (dialogue.truncation must include {h!r}; run dvc repro dialogue@{dataset})")
+        raise InputError(f"{path}: not found (dialogue.truncation must include {h!r}; "
+                         f"run dvc repro dialogue@{dataset})")
     rows = pq.read_table(path).to_pylist()
     if size is not None and size < len(rows):
         keep = set(random.Random(f"{seed}:{dataset}:{split}").sample(sorted(r["id"] for r in rows), size))
@@ -28,4 +29,5 @@ def load_turns(data: Path, dataset: str, split: str, h, size: int | None, seed: 
 
 def eval_turns(data: Path, params: dict, h) -> list[dict]:
     """The evaluation turns of the charp params (eval_dataset, splits.eval, subsets.eval) with history h."""
-    return load_turns(data, params["eval_dataset"], params["splits"]["eval"], h, params["subsets"]["eval"], params["seed"])
+    return load_turns(data, params["eval_dataset"], params["splits"]["eval"], h, params["subsets"]["eval"],
+                      params["seed"])

@@ -35,7 +35,8 @@ def export_sheet(items: list[dict], seed: int, sheet: Path, key: Path) -> None:
         w.writeheader()
         for it in rows:
             t = it["turn"]
-            w.writerow({"item": item_id(it["system"], it["cell"], t["id"]), "history": "\n".join(history_lines(t["history"])),
+            w.writerow({"item": item_id(it["system"], it["cell"], t["id"]),
+                        "history": "\n".join(history_lines(t["history"])),
                         "knowledge": t["knowledge"], "response": t["response"], "prediction": it["prediction"],
                         **{c: "" for c in CATS}})
     with atomic_path(key) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
@@ -55,7 +56,8 @@ def read_sheet(path: Path) -> dict[str, frozenset[int]]:
         for n, row in enumerate(csv.DictReader(fh), 2):
             if not row.get("item") or any(c not in row for c in CATS):
                 raise InputError(f"{path}: row {n}: missing item id or category columns")
-            ticked = frozenset(k for k, c in enumerate(CATS, 1) if str(row[c]).strip().lower() in ("1", "x", "yes", "true"))
+            ticked = frozenset(k for k, c in enumerate(CATS, 1)
+                               if str(row[c]).strip().lower() in ("1", "x", "yes", "true"))
             if not ticked:
                 raise InputError(f"{path}: row {n}: item {row['item']} has no category ticked")
             if row["item"] in out:

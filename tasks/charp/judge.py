@@ -16,10 +16,10 @@ CATEGORIES = {
     1: "The system's prediction is of high quality and is an equivalent or a paraphrase of the ground truth response.",
     2: "The system's prediction aligns with the ground truth response, but adds extra information, meaning that the "
        "content in the prediction is absent from the ground truth response, the given knowledge or the given history.",
-    3: "The system's prediction is an identical copy or a very similar rephrasing of the entire knowledge. Meaning that "
-       "its content is the exact same that can be found in the knowledge. It might contain content that aligns with the "
-       "ground truth response, but it also contains off-topic content from the knowledge. It should not contain "
-       "information that is absent from the given knowledge.",
+    3: "The system's prediction is an identical copy or a very similar rephrasing of the entire knowledge. Meaning "
+       "that its content is the exact same that can be found in the knowledge. It might contain content that aligns "
+       "with the ground truth response, but it also contains off-topic content from the knowledge. It should not "
+       "contain information that is absent from the given knowledge.",
     4: "The system's prediction states doubt and ignorance, saying it doesn't know, doesn't understand, or is not "
        "equiped to answer; yet it copies or rephrases the content from the knowledge. The system's prediction content "
        "may originate from the whole knowledge or from the part of the knowledge that correctly aligns with the ground "

@@ -14,7 +14,8 @@ def bleu(predictions: list[str], references: list[str]) -> float:
     return round(sacrebleu.corpus_bleu(predictions, [references]).score, 2)
 
 
-def bertscore_f1(candidates: list[str], references: list[str], model: str, num_layers: int, batch_size: int = 32) -> float:
+def bertscore_f1(candidates: list[str], references: list[str], model: str, num_layers: int,
+                 batch_size: int = 32) -> float:
     """Mean BERTScore F1 (no baseline rescaling) with a local model path (or Hub id) and layer; an empty
     candidate (an unusable few-shot answer) scores 0."""
     import bert_score

@@ -65,7 +65,8 @@ def plot_metrics(cells: dict[str, dict], path: Path) -> None:
         for key in sorted({tuple(k.split("|")[:2]) for k in cells}):
             ys = [cells.get(f"{key[0]}|{key[1]}|{h}", {}).get(metric) for h in eval_hs]
             if any(y is not None for y in ys):
-                ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o", label=f"{key[0]} ({key[1]})")
+                ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o",
+                        label=f"{key[0]} ({key[1]})")
         ax.set_title(HEAD[metric], fontsize=9)
         ax.set_xlabel("evaluation history h")
     axes[0].legend(fontsize=7)

@@ -102,7 +102,8 @@ def train_generator(train_rows: list[dict], valid_rows: list[dict], spec: dict, 
         with torch.inference_mode():
             valid = sum(_loss(model, encode(tokenizer, valid_rows[k:k + bs], arch, max_len, device), device).item()
                         * len(valid_rows[k:k + bs]) for k in range(0, len(valid_rows), bs)) / max(1, len(valid_rows))
-        history.append({"epoch": epoch + 1, "train_loss": round(total / len(train_rows), 4), "valid_loss": round(valid, 4)})
+        history.append({"epoch": epoch + 1, "train_loss": round(total / len(train_rows), 4),
+                        "valid_loss": round(valid, 4)})
         if best is None or valid < best:
             best, stale = valid, 0
             model.save_pretrained(out_dir, safe_serialization=True)

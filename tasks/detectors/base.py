@@ -14,7 +14,8 @@ class Detector(Protocol):
 
     def scores(self, sources: list[str], hyps: list[str]) -> list[float]: ...
 
-    def decide(self, sources: list[str], hyp1s: list[str], hyp2s: list[str], scenario: str = "paraphrase") -> "Decisions": ...
+    def decide(self, sources: list[str], hyp1s: list[str], hyp2s: list[str],
+               scenario: str = "paraphrase") -> "Decisions": ...
 
 
 class Decisions(list):

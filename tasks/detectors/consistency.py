@@ -43,7 +43,8 @@ def unsupported(source: str, hyp: str) -> dict[str, int]:
 
     return {
         "numbers": missing(NUMBER.findall(hyp), NUMBER.findall(source)),
-        "months": missing([MONTHS[m.lower()] for m in MONTH.findall(hyp)], [MONTHS[m.lower()] for m in MONTH.findall(source)]),
+        "months": missing([MONTHS[m.lower()] for m in MONTH.findall(hyp)],
+                          [MONTHS[m.lower()] for m in MONTH.findall(source)]),
         "names": len({n for n in NAME.findall(hyp) if n.lower() not in MONTHS and n.lower() not in source.lower()}),
         "units": missing([u.lower() for u in UNIT.findall(hyp)], [u.lower() for u in UNIT.findall(source)]),
         "negation": int(len(NEGATION.findall(source)) % 2 != len(NEGATION.findall(hyp)) % 2),

@@ -31,8 +31,9 @@ def _gold(eval_set: EvalSet, row: dict) -> str:
 
 
 def _row(eval_set: EvalSet, detector: str, r: dict, prediction=None, s1=None, s2=None, answer=None) -> dict:
-    return {"eval_set": eval_set.name, "id": r["id"], "langpair": r["langpair"], "type": r["type"], "detector": detector,
-            "gold": _gold(eval_set, r), "prediction": prediction, "score_1": s1, "score_2": s2, "answer": answer}
+    return {"eval_set": eval_set.name, "id": r["id"], "langpair": r["langpair"], "type": r["type"],
+            "detector": detector, "gold": _gold(eval_set, r), "prediction": prediction, "score_1": s1, "score_2": s2,
+            "answer": answer}
 
 
 def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[dict], dict]:
@@ -43,7 +44,8 @@ def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[di
     sources = [r["source"] for r in rows]
     if eval_set.kind == "pair":
         d = detector.decide(sources, [r["hyp1"] for r in rows], [r["hyp2"] for r in rows], scenario=eval_set.scenario)
-        out = [_row(eval_set, detector.name, r, d[i], d.scores1[i], d.scores2[i], d.answers[i]) for i, r in enumerate(rows)]
+        out = [_row(eval_set, detector.name, r, d[i], d.scores1[i], d.scores2[i], d.answers[i])
+               for i, r in enumerate(rows)]
         hyps = 2 * len(rows)
     elif detector.can_score:
         scores = detector.scores(sources, [r["hyp"] for r in rows])

@@ -58,7 +58,8 @@ def train_cross_encoder(rows: list[dict], params: dict, out_dir: Path) -> dict:
         with torch.inference_mode():
             valid = sum(_loss(model, tokenizer, valid_rows[k:k + bs], params, device).item() * len(valid_rows[k:k + bs])
                         for k in range(0, len(valid_rows), bs)) / len(valid_rows)
-        history.append({"epoch": epoch + 1, "train_loss": round(total / len(train_rows), 4), "valid_loss": round(valid, 4)})
+        history.append({"epoch": epoch + 1, "train_loss": round(total / len(train_rows), 4),
+                        "valid_loss": round(valid, 4)})
         if best is None or valid < best:
             best = valid
             model.save_pretrained(out_dir, safe_serialization=True)

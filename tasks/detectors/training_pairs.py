@@ -32,7 +32,8 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
             for cand in candidates[type_]:
                 r = cand.row
                 common = {"type": type_, "langpair": direction, "origin": cand.key, "source": r["source"]}
-                rows += [{**common, "hypothesis": r["hyp_good"], "label": 0}, {**common, "hypothesis": r["hyp_bad"], "label": 1}]
+                rows += [{**common, "hypothesis": r["hyp_good"], "label": 0},
+                         {**common, "hypothesis": r["hyp_bad"], "label": 1}]
                 n += 2
         stats["pairs"][direction] = n
     random.Random(f"{params['seed']}:cross-encoder").shuffle(rows)

@@ -27,7 +27,7 @@ def load_dialogue(dataset: str, params: dict, raw_root: Path) -> LoadResult:
         raise PipelineError(f"dataset '{dataset}' needs data/raw/{{{','.join(missing)}}}: add them to "
                             "params.yaml fetch.sources (the paper profile does) or remove the dataset from "
                             "dialogue.datasets")
-    config = params.get(dataset, {})
+    config = params["options"]
     if dataset == "dstc11":
         return load_dstc11(Path(raw_root) / "dstc11-track5", config["split_fractions"], params["seed"])
     if dataset == "begin":

@@ -46,7 +46,8 @@ def render_card(dataset: str, raw_sources: list[str], stats: dict, params: dict)
     lines += [f"- {split}: {s['history_turns'].get('histogram', [])}" for split, s in stats["splits"].items()]
     lines += ["", "Knowledge-length histograms (words), per split:", ""]
     lines += [f"- {split}: {s['knowledge_words'].get('histogram', [])}" for split, s in stats["splits"].items()]
-    lines += ["", "## Rows read, kept and rejected", "", "| file | read | kept | rejected by reason |", "|---|---|---|---|"]
+    lines += ["", "## Rows read, kept and rejected", "", "| file | read | kept | rejected by reason |",
+              "|---|---|---|---|"]
     lines += [f"| {f} | {t['read']} | {t['kept']} | {t['rejected_by_reason']} |" for f, t in stats["files"].items()]
     lines += ["", "Every rejected row is listed with its reason in `rejects.parquet`.", ""]
     return "\n".join(lines)

@@ -29,7 +29,8 @@ def load_faithdial(raw_dir: Path, splits: list[str]) -> tuple[LoadResult, dict[s
                 if not isinstance(history, list) or not all(isinstance(t, str) for t in history):
                     result.reject(SOURCE, file, index, "malformed_history")
                 else:
-                    row = make_turn(id=f"{SOURCE}:{split}:{index}", split=split, dialogue_id=f"{SOURCE}:{split}:{d_idx}",
+                    row = make_turn(id=f"{SOURCE}:{split}:{index}", split=split,
+                                    dialogue_id=f"{SOURCE}:{split}:{d_idx}",
                                     history=alternating_history(history), knowledge=utt.get("knowledge"),
                                     response=utt.get("response"), original_response=utt.get("original_response"),
                                     begin=utt.get("BEGIN"), vrm=utt.get("VRM"), source=SOURCE, file=file, index=index)

@@ -158,7 +158,9 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
     """English: the verbal/lexical negation of the foundation stage; French (ne ... pas), German (nicht)
     and Swedish (inte): remove an existing negation of a finite verb, else negate the first listed verb."""
     if ctx.lang == "en":
-        return negation_edit(ctx.doc, prefer_lexical=ctx.rng.random() < 0.5) if ctx.doc is not None else Skip("needs_doc")
+        if ctx.doc is None:
+            return Skip("needs_doc")
+        return negation_edit(ctx.doc, prefer_lexical=ctx.rng.random() < 0.5)
     if ctx.lang not in NEGATION_RULES:
         return Skip("unsupported_language")
     negated, verbs = NEGATION_RULES[ctx.lang]

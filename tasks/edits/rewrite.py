@@ -60,7 +60,8 @@ class Rewrite:
         end = self.doc[hi - 1].idx + len(self.doc[hi - 1].text)
         tail_space = self.spaces[hi - 1]
         rendered = self._render(lo, hi)
-        target = rendered[: len(rendered) - len(tail_space)] if tail_space and rendered.endswith(tail_space) else rendered.rstrip(" ")
+        keeps_tail = tail_space and rendered.endswith(tail_space)
+        target = rendered[: len(rendered) - len(tail_space)] if keeps_tail else rendered.rstrip(" ")
         if not target and start > 0 and good[start - 1] == " ":
             start -= 1  # a deleted first token takes the space before it with it
         bad = good[:start] + target + good[end:]

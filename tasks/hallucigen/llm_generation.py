@@ -15,8 +15,8 @@ PARAPHRASE_PROMPT = {
 TRANSLATION_PROMPTS = {
     "good": "Translate the following text into {tgt}\nText: {source}\n{tgt}:",
     "general": "Translate the following text incorrectly into {tgt}\nText: {source}\n{tgt}:",
-    "mentions": "Translate the following text incorrectly into {tgt} and change its meaning, for example by inserting a "
-                "word, changing the tense of the text, negating the text, or replacing a date, number, named entity, "
+    "mentions": "Translate the following text incorrectly into {tgt} and change its meaning, for example by inserting "
+                "a word, changing the tense of the text, negating the text, or replacing a date, number, named entity, "
                 "or pronoun.\nText: {source}\n{tgt}:",
 }
 HYP = re.compile(r"hyp\s*([+-])\s*[:=]\s*[\"“]?(.+?)[\"”]?\s*(?=\n|hyp\s*[+-]\s*[:=]|$)", re.IGNORECASE | re.DOTALL)

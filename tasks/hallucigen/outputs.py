@@ -25,6 +25,8 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
              "following the CLEF-2024 ELOQUENT HalluciGen overview §2. Schemas: `HALLUCIGEN_GENERATION` and "
              "`HALLUCIGEN_DETECTION` in `tasks/schemas.py`.", "", "## Sources and licences", ""]
     lines += [f"- {s}" for s in stats["sources"]]
+    lines += ["", "spaCy pipelines used: " + ", ".join(f"{lang}: {m}" for lang, m in stats["spacy_models"].items())
+              + "."]
     lines += ["", "## Files", "", "- `{trial,test}.generation.parquet`: source, hyp_good (hyp+), hyp_bad (hyp-), type, "
               "the edit and its origin", "- `{trial,test}.detection.parquet`: hyp1, hyp2 (order drawn per example "
               "from a seeded RNG) and label (the hallucinated one)",
@@ -43,7 +45,8 @@ def write_hallucigen(scenario: str, rows: list[dict], published: list[dict], sta
     for group in sorted({r["langpair"] for r in rows}):
         check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", params["balance_tolerance"],
                     exhausted.get(group, set()))
-    stats = {**stats, "examples": {f"{r['split']}/{r['langpair']}/{r['type']}": r["examples"] for r in type_table(rows)}}
+    stats = {**stats,
+             "examples": {f"{r['split']}/{r['langpair']}/{r['type']}": r["examples"] for r in type_table(rows)}}
     with atomic_dir(out_dir) as tmp:
         for split in ("trial", "test"):
             split_rows = [r for r in rows if r["split"] == split]

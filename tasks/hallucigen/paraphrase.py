@@ -136,7 +136,8 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict]:
             tally.reject("empty_text")
         elif label == "4":
             tally.keep()
-            pairs.append({"source": row["txt1"].strip(), "good": row["txt2"].strip(), "origin": f"turku:test.json:{index}"})
+            pairs.append({"source": row["txt1"].strip(), "good": row["txt2"].strip(),
+                          "origin": f"turku:test.json:{index}"})
         else:
             tally.reject("flagged_label" if label.startswith("4") else "below_top_similarity")
     tallies["turku-paraphrase-sv/test.json"] = tally.as_dict()

@@ -6,14 +6,16 @@ from tasks.fetch.registry import load_registry
 
 def load_models(langs: list[str]) -> dict:
     """spaCy pipelines with NER: English (the offline model) and French (fr_core_news_sm)."""
-    import spacy
+    from tasks.edits.spacy_model import load_english, load_spacy
 
-    from tasks.edits.spacy_model import load_english
+    return {lang: load_english(full=True) if lang == "en" else load_spacy(f"{lang}_core_news_sm") for lang in langs}
 
-    models = {}
-    for lang in langs:
-        models[lang] = load_english(full=True) if lang == "en" else spacy.load(f"{lang}_core_news_sm")
-    return models
+
+def model_ids(models: dict) -> dict[str, str]:
+    """{language: spaCy package and version} of the loaded pipelines (recorded in metrics and cards)."""
+    from tasks.edits.spacy_model import model_id
+
+    return {lang: model_id(nlp) for lang, nlp in sorted(models.items())}
 
 
 def source_lines(names: list[str]) -> list[str]:

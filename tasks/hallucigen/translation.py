@@ -15,7 +15,7 @@ from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.entities import aligned_spans, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate, select_balanced
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
-from tasks.pawsx.reader import read_pawsx
+from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
 
 
@@ -26,8 +26,8 @@ def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict]:
         by_lang = {}
         for lang in ("en", "fr", "de"):
             name = f"x-final/{lang}/{SPLIT_FILES[split]}"
-            rows, _, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
-            tallies[name] = tally.as_dict()
+            rows, rejects, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
+            tallies[name] = file_accounting(tally, rejects)
             by_lang[lang] = {r.id: r for r in rows}
         for pid, row in by_lang["en"].items():
             if row.label == 1:

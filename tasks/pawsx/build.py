@@ -21,7 +21,7 @@ from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.tense import random_tense_edit
-from tasks.pawsx.reader import PawsRow, read_pawsx
+from tasks.pawsx.reader import PawsRow, file_accounting, read_pawsx
 from tasks.stats import Tally
 
 Parser = Callable[[list[str]], list[Doc]]
@@ -92,12 +92,12 @@ def build_examples(raw_dir: Path, params: dict, parse: Parser, tag: Parser, marg
     for split in params["splits"]:
         en_name = f"x-final/en/{SPLIT_FILES[split]}"
         en_rows, en_rejects, tally = read_pawsx(pawsx_file(raw_dir, "en", split), en_name, required=("sentence1",))
-        file_stats[en_name] = tally.as_dict()
+        file_stats[en_name] = file_accounting(tally, en_rejects)
         sources: dict[str, dict[str, PawsRow]] = {}
         for lang in langs:
             name = f"x-final/{lang}/{SPLIT_FILES[split]}"
-            rows, _, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
-            file_stats[name] = tally.as_dict()
+            rows, rejects, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
+            file_stats[name] = file_accounting(tally, rejects)
             sources[lang] = {r.id: r for r in rows}
 
         for bad in en_rejects:
@@ -129,7 +129,8 @@ def build_examples(raw_dir: Path, params: dict, parse: Parser, tag: Parser, marg
                         reject(en_name, row.line, row.id, langpair, type_, edit.reason)
                     else:
                         slots[(langpair, type_)].keep()
-                        details[f"{langpair}/{type_}"][edit.detail.split(":")[0] if type_ == "negation" else edit.detail] += 1
+                        detail = edit.detail.split(":")[0] if type_ == "negation" else edit.detail
+                        details[f"{langpair}/{type_}"][detail] += 1
                         result.examples.append(_example(edit, src.sentence1, langpair, lang, split, row.id))
 
     result.examples.sort(key=lambda e: (e["langpair"], e["type"], e["pawsx_split"], int(e["pawsx_id"])))
@@ -155,7 +156,8 @@ def _stats(file_stats: dict, slots: dict, details: dict, n_examples: int) -> dic
     by_slot: dict[str, dict] = defaultdict(dict)
     for (langpair, type_), tally in sorted(slots.items()):
         by_slot[langpair][type_] = tally.as_dict()
-    return {"files": file_stats, "examples": dict(by_slot), "edit_details": {k: dict(sorted(v.items())) for k, v in sorted(details.items())},
+    return {"files": file_stats, "examples": dict(by_slot),
+            "edit_details": {k: dict(sorted(v.items())) for k, v in sorted(details.items())},
             "total_examples": n_examples}
 
 

@@ -55,7 +55,8 @@ def hallucigen_built(data: Path, scenario: str, split: str) -> EvalSet:
 
 
 def hallucigen_published(data: Path, scenario: str) -> EvalSet:
-    rows = [r for r in _parquet(data / "hallucigen" / scenario / "published.detection.parquet") if r["split"] == "trial"]
+    rows = [r for r in _parquet(data / "hallucigen" / scenario / "published.detection.parquet")
+            if r["split"] == "trial"]
     return _pair_set(f"published-{scenario}-trial", scenario, rows)
 
 
@@ -100,7 +101,8 @@ def load_eval_sets(names: list[str], data: Path, seed: int) -> dict[str, EvalSet
     builders = {
         **{f"hallucigen-{sc}-{sp}": (lambda sc=sc, sp=sp: [hallucigen_built(data, sc, sp)])
            for sc in ("translation", "paraphrase") for sp in ("trial", "test")},
-        **{f"published-{sc}-trial": (lambda sc=sc: [hallucigen_published(data, sc)]) for sc in ("translation", "paraphrase")},
+        **{f"published-{sc}-trial": (lambda sc=sc: [hallucigen_published(data, sc)])
+           for sc in ("translation", "paraphrase")},
         "cross-model": lambda: cross_model(data, seed),
         **{name: (lambda name=name: [shroom(raw, name)]) for name in SHROOM_FILES},
         "begin-dev": lambda: [begin(data)],

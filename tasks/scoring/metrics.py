@@ -1,8 +1,8 @@
 """Metrics with scikit-learn. Pair sets (which of hyp1/hyp2 is hallucinated): accuracy, and precision,
 recall and F1 macro-averaged over the two classes hyp1 and hyp2; a missing or unusable answer is
-classified as the wrong hypothesis (as in the overview). Binary sets: the positive class is "hallucinated" (binary average).
-(classes absent from both gold and predictions, as in a small per-direction subset, are left out of the
-average). MCC and Cohen's kappa against the gold labels, and pairwise between detectors."""
+classified as the wrong hypothesis (as in the overview). Binary sets: the positive class is "hallucinated"
+(binary average). (classes absent from both gold and predictions, as in a small per-direction subset, are left
+out of the average). MCC and Cohen's kappa against the gold labels, and pairwise between detectors."""
 from __future__ import annotations
 
 import math

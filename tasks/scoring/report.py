@@ -26,16 +26,17 @@ def set_tables(name: str, dets: dict, note: str) -> str:
     f1 = _table(["detector", *cols], [[d, *[m[c]["f1"] if m.get(c, {}).get("n") else "–" for c in cols]]
                                        for d, m in dets.items()])
     full = _table(["detector", "n", *METRICS, "no answer", "threshold"],
-                  [[d, m[ALL]["n"], *[m[ALL][k] for k in METRICS], m[ALL].get("no_answer", "–"), m.get("threshold", "–")]
-                   for d, m in dets.items() if m[ALL].get("n")])
+                  [[d, m[ALL]["n"], *[m[ALL][k] for k in METRICS], m[ALL].get("no_answer", "–"),
+                    m.get("threshold", "–")] for d, m in dets.items() if m[ALL].get("n")])
     return f"## {name}\n\n{note}\n\nF1 by direction / language:\n\n{f1}\n\nWhole set:\n\n{full}\n"
 
 
 def markdown(res: dict, params: dict) -> str:
     parts = ["# Detector scores\n",
              "Pair sets: which of hyp1/hyp2 is hallucinated; precision/recall/F1 are macro averages over the classes "
-             "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one hypothesis, positive "
-             f"class *hallucinated*, score >= threshold; thresholds tuned on `{params['threshold_tuning_set']}` only.\n"]
+             "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one "
+             "hypothesis, positive class *hallucinated*, score >= threshold; thresholds tuned on "
+             f"`{params['threshold_tuning_set']}` only.\n"]
     for name, dets in res["detection"].items():
         parts.append(set_tables(name, dets, "Pair set."))
     for name, dets in res["binary"].items():

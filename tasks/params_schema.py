@@ -1,0 +1,469 @@
+"""The schema of params.yaml: one pydantic model per section, and the stage views built from them.
+
+A flow takes its params as Prefect flow parameters typed with a `Section` (a whole section, e.g. `Detect`)
+or a `StageView` (chosen keys, e.g. `CharpGenerate`); each knows the params.yaml keys it is built from
+(`params_keys`), which the stage-deps test compares with the stage's `params` in dvc.yaml. `load_stage_params`
+validates the sections a flow reads and fails with one line naming the key and the problem.
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from functools import reduce
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal, Union, get_type_hints
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+
+from tasks.errors import ParamsError
+from tasks.params import PARAMS_FILE, load_params
+
+HallucinationType = Literal["addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym",
+                            "tense", "negation", "natural"]
+Direction = Literal["en-fr", "fr-en", "en-de", "de-en"]
+PawsxSplit = Literal["dev", "test"]
+DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp"]
+DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "vote"]
+EvalSetName = Literal["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
+                      "hallucigen-paraphrase-trial", "published-translation-trial", "published-paraphrase-trial",
+                      "cross-model", "shroom-trial", "shroom-val", "begin-dev"]
+HistoryLength = Union[Literal["full"], Annotated[int, Field(ge=0)]]
+PositiveInt = Annotated[int, Field(ge=1)]
+Count = Annotated[int, Field(ge=0)]
+Share = Annotated[float, Field(ge=0, le=1)]
+Seconds = Union[Annotated[int, Field(gt=0)], Annotated[float, Field(gt=0)]]
+Rate = Annotated[float, Field(gt=0)]
+
+
+def _installed_spacy_model(name: str) -> str:
+    if importlib.util.find_spec(name) is None:
+        raise ValueError(f"spaCy model {name!r} is not installed (pip install it, or name an installed one)")
+    return name
+
+
+SpacyModel = Annotated[str, AfterValidator(_installed_spacy_model)]
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors; values are read-only."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Section(Strict):
+    """A whole top-level section of params.yaml."""
+    KEY: ClassVar[str]
+
+    @classmethod
+    def params_keys(cls, **args: str) -> list[str]:
+        return [cls.KEY]
+
+
+class LocalModel(Strict):
+    model: str
+    max_new_tokens: PositiveInt
+    batch_size: PositiveInt
+
+
+class OpenAIModel(Strict):
+    base_url: str
+    model: str
+    api_key_env: str | None
+    timeout_s: Seconds
+    retries: Count
+
+
+class ModelClient(Strict):
+    backend: Literal["local", "openai"]
+    local: LocalModel
+    openai: OpenAIModel
+
+
+class Sizes(Strict):
+    trial: PositiveInt
+    test: PositiveInt
+
+
+class Fetch(Section):
+    KEY = "fetch"
+    mirror: str | None
+    sources: list[str] = Field(min_length=1)
+    timeout_s: Seconds
+
+
+class PawsxEdits(Section):
+    KEY = "pawsx_edits"
+    seed: int
+    splits: list[PawsxSplit] = Field(min_length=1)
+    source_langs: list[Literal["fr", "de"]] = Field(min_length=1)
+    types: list[Literal["tense", "negation"]] = Field(min_length=1)
+    lexical_negation_share: Share
+    spacy_model: SpacyModel
+    batch_size: PositiveInt
+    n_process: PositiveInt
+
+
+class Dstc11Options(Strict):
+    split_fractions: dict[str, Share]
+
+
+class BeginOptions(Strict):
+    faithful: dict[Literal["2022", "2021"], list[str]]
+
+
+class FaithdialOptions(Strict):
+    splits: list[Literal["train", "valid", "test"]] = Field(min_length=1)
+
+
+class CharpFiles(Strict):
+    files: dict[str, str]
+
+
+class Dialogue(Section):
+    KEY = "dialogue"
+    datasets: list[DialogueDataset] = Field(min_length=1)
+    seed: int
+    truncation: list[HistoryLength] = Field(min_length=1)
+    dstc11: Dstc11Options
+    begin: BeginOptions
+    faithdial: FaithdialOptions
+    charp: CharpFiles
+
+
+class HallucigenTranslation(Section):
+    KEY = "hallucigen_translation"
+    seed: int
+    directions: list[Direction] = Field(min_length=1)
+    types: list[HallucinationType] = Field(min_length=1)
+    pawsx_splits: list[PawsxSplit] = Field(min_length=1)
+    pool_per_direction: PositiveInt
+    use_aces: bool
+    sizes: Sizes
+    balance_tolerance: Count
+
+
+class HallucigenParaphrase(Section):
+    KEY = "hallucigen_paraphrase"
+    seed: int
+    languages: list[Literal["en", "sv"]] = Field(min_length=1)
+    types: list[HallucinationType] = Field(min_length=1)
+    shroom_files: list[str] = Field(min_length=1)
+    min_source_chars: Count
+    pool_size: PositiveInt
+    min_similarity: Share
+    sweparaphrase_files: list[str] = Field(min_length=1)
+    sizes: dict[Literal["en", "sv"], Sizes]
+    balance_tolerance: Count
+
+
+class HallucigenLlm(Section):
+    KEY = "hallucigen_llm"
+    enabled: bool
+    sources_per_setting: PositiveInt
+    translation_prompt: Literal["general", "mentions"]
+    model: ModelClient
+
+
+class TrainDetector(Section):
+    KEY = "train_detector"
+    seed: int
+    base_model: str
+    directions: list[Direction] = Field(min_length=1)
+    types: list[HallucinationType] = Field(min_length=1)
+    items_per_direction: PositiveInt
+    epochs: PositiveInt
+    learning_rate: Rate
+    batch_size: PositiveInt
+    max_length: PositiveInt
+    valid_fraction: Annotated[float, Field(gt=0, lt=1)]
+
+
+class DetectorSpec(Strict):
+    kind: DetectorKind
+    model: str | None = None
+    prompt: Literal["general", "meaning", "support"] | None = None
+    members: list[str] | None = None
+    batch_size: PositiveInt | None = None
+    max_length: PositiveInt | None = None
+    int8: bool | None = None
+    langpairs: list[str] | None = None
+    max_per_langpair: PositiveInt | None = None
+    enabled: bool = True
+
+    @model_validator(mode="after")
+    def _needs(self) -> DetectorSpec:
+        needed = {"nli": "model", "similarity": "model", "cross_encoder": "model", "llm_prompt": "prompt",
+                  "vote": "members"}.get(self.kind)
+        if needed and getattr(self, needed) is None:
+            raise ValueError(f"a {self.kind} detector needs '{needed}'")
+        return self
+
+
+class Detect(Section):
+    KEY = "detect"
+    seed: int
+    gpu_concurrency: PositiveInt
+    eval_sets: list[EvalSetName] = Field(min_length=1)
+    detectors: dict[str, DetectorSpec] = Field(min_length=1)
+    llm: ModelClient
+    shard_rows: PositiveInt | None = None  # rows per detect shard (tasks/detectors/shards.py); None: whole sets
+
+
+class Cluster(Section):
+    """Where stages fan out (tasks/runners.py); no stage's DVC param: outputs are the same on every runner."""
+    KEY = "cluster"
+    dask_scheduler: str | None = None
+
+
+class Score(Section):
+    KEY = "score"
+    threshold_tuning_set: EvalSetName
+    generation_proxy: str
+    generation_sets: dict[str, str]
+
+
+class Nightly(Section):
+    KEY = "nightly"
+    cron: str
+    timezone: str
+    targets: list[str] = Field(min_length=1)
+    max_drop: Annotated[float, Field(ge=0)]
+    history: str
+
+
+class CharpSplits(Strict):
+    train: str
+    valid: str
+    eval: str
+
+
+class CharpSubsets(Strict):
+    train: PositiveInt | None
+    valid: PositiveInt | None
+    eval: PositiveInt | None
+
+
+class CharpGrid(Strict):
+    systems: list[str] = Field(min_length=1)
+    train_h: list[HistoryLength] = Field(min_length=1)
+    eval_h: list[HistoryLength] = Field(min_length=1)
+
+
+class CharpSystem(Strict):
+    model: str
+    arch: Literal["causal", "seq2seq"]
+    learning_rate: Rate | None = None
+    lora: dict[str, Any] | None = None
+
+
+class CharpTraining(Strict):
+    seed: int
+    epochs: PositiveInt
+    batch_size: PositiveInt
+    max_length: PositiveInt
+    learning_rate: Rate
+    patience: PositiveInt
+
+
+class CharpGeneration(Strict):
+    beam_size: PositiveInt
+    batch_size: PositiveInt
+    max_length: PositiveInt
+    max_new_tokens: PositiveInt
+
+
+class CharpFewshot(Strict):
+    examples: Count
+
+
+class Critic(Strict):
+    name: str
+    model: str
+    hallucinated_label: Count
+    allow_pickle: bool
+
+
+class CharpMetrics(Strict):
+    bertscore_model: str
+    bertscore_layers: PositiveInt
+    critic: Critic
+
+
+class CharpJudge(Strict):
+    enabled: bool
+    examples: str
+    max_per_cell: PositiveInt | None
+    retries: Count
+
+
+class CharpHuman(Strict):
+    per_cell: PositiveInt
+    sheets: dict[str, str]
+
+
+class Charp(Section):
+    KEY = "charp"
+    dataset: DialogueDataset
+    eval_dataset: DialogueDataset
+    seed: int
+    splits: CharpSplits
+    subsets: CharpSubsets
+    grid: CharpGrid
+    systems: dict[str, CharpSystem] = Field(min_length=1)
+    training: CharpTraining
+    generation: CharpGeneration
+    fewshot: CharpFewshot
+    client: ModelClient
+    metrics: CharpMetrics
+    judge: CharpJudge
+    human: CharpHuman
+
+    @model_validator(mode="after")
+    def _grid_systems_exist(self) -> Charp:
+        unknown = [s for s in self.grid.systems if s not in self.systems]
+        if unknown:
+            raise ValueError(f"grid.systems {unknown} are not in systems ({sorted(self.systems)})")
+        return self
+
+
+SECTIONS: dict[str, type[Section]] = {m.KEY: m for m in (Fetch, PawsxEdits, Dialogue, HallucigenTranslation,
+                                                          HallucigenParaphrase, HallucigenLlm, TrainDetector, Detect,
+                                                          Score, Nightly, Charp, Cluster)}
+
+
+class StageView(Strict):
+    """Some keys of params.yaml, one per field (KEYS: field -> dotted key; "{name}" is a flow argument)."""
+    KEYS: ClassVar[dict[str, str]]
+
+    @classmethod
+    def params_keys(cls, **args: str) -> list[str]:
+        return [key.format(**args) for key in cls.KEYS.values()]
+
+
+def view(name: str, keys: dict[str, str], **types: Any) -> type[StageView]:
+    """A StageView named ``name`` whose fields read ``keys``; a field's type is the schema's at that key,
+    unless given in ``types`` (needed for keys that depend on a flow argument)."""
+    fields = {}
+    for field, key in keys.items():
+        if field in types:
+            fields[field] = (types[field], ...)
+            continue
+        section, *path = key.split(".")
+        model: Any = SECTIONS[section]
+        for part in path[:-1]:
+            model = model.model_fields[part].annotation
+        fields[field] = (model.model_fields[path[-1]].annotation, ...)
+    return create_model(name, __base__=StageView, __module__=__name__, KEYS=(ClassVar[dict[str, str]], keys), **fields)
+
+
+GpuLimit = view("GpuLimit", {"gpu_concurrency": "detect.gpu_concurrency"})
+DetectorSpecs = view("DetectorSpecs", {"detectors": "detect.detectors"})
+DialogueBuild = view("DialogueBuild", {"seed": "dialogue.seed", "truncation": "dialogue.truncation",
+                                       "options": "dialogue.{dataset}"},
+                     options=Union[Dstc11Options, BeginOptions, FaithdialOptions, CharpFiles])
+CharpTrain = view("CharpTrain", {k: f"charp.{k}" for k in ("dataset", "seed", "splits", "subsets", "systems",
+                                                           "training")})
+CharpGenerate = view("CharpGenerate", {k: f"charp.{k}" for k in ("dataset", "eval_dataset", "seed", "splits",
+                                                                 "subsets", "systems", "generation", "fewshot",
+                                                                 "client")})
+
+ParamsModel = type[Section] | type[StageView]
+
+
+def _where(loc: tuple, data: Any) -> str:
+    """The dotted key of an error location, leaving out pydantic's union-member labels."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int) and isinstance(data, list) and part < len(data):
+            out, data = f"{out}[{part}]", data[part]
+        elif isinstance(data, dict) and part in data:
+            out, data = f"{out}.{part}", data[part]
+        elif isinstance(data, dict):
+            return f"{out}.{part}"
+    return out
+
+
+def _problem(err: dict) -> str:
+    ctx = err.get("ctx", {})
+    bound = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "<=", "less_than": "<"}
+    if err["type"] in bound:
+        return f"must be {bound[err['type']]} {next(iter(ctx.values()))}"
+    if err["type"] == "literal_error":
+        return f"must be one of {ctx['expected']}"
+    if err["type"] == "missing":
+        return "missing"
+    if err["type"] == "extra_forbidden":
+        return "unknown key"
+    return str(ctx["error"]) if err["type"] == "value_error" else err["msg"][0].lower() + err["msg"][1:]
+
+
+def _one_line(errors: list[dict], data: Any) -> str:
+    """The first error's key and problem; a union's alternatives at that key joined with "or"."""
+    where = _where(errors[0]["loc"], data)
+    here = [e for e in errors if _where(e["loc"], data) == where]
+    problems = " or ".join(dict.fromkeys(_problem(e) for e in here))
+    got = "" if errors[0]["type"] in ("missing", "extra_forbidden", "value_error") else f" (got {errors[0]['input']!r})"
+    more = len(errors) - len(here)
+    return f"{where}: {problems}{got}" + (f" (and {more} more)" if more else "")
+
+
+def validate_section(raw: dict, section: str, file: Path = PARAMS_FILE) -> Section:
+    """The validated section of the params mapping ``raw``; ParamsError: one line naming the key."""
+    if section not in raw:
+        raise ParamsError(f"{file.name}: {section}: missing section")
+    try:
+        return SECTIONS[section].model_validate(raw[section])
+    except ValidationError as exc:
+        raise ParamsError(f"{file.name}: {section}{_one_line(exc.errors(), raw[section])}") from None
+
+
+def load_stage_params(model: ParamsModel, args: dict[str, str] | None = None, file: Path = PARAMS_FILE):
+    """``model`` built from params.yaml, after validating every section it reads."""
+    raw = load_params(path=file)
+    if issubclass(model, Section):
+        return validate_section(raw, model.KEY, file)
+    values = {}
+    for field, key in model.KEYS.items():
+        section, *path = key.format(**(args or {})).split(".")
+        validated = validate_section(raw, section, file)
+        try:
+            values[field] = reduce(lambda obj, part: obj[part] if isinstance(obj, dict) else getattr(obj, part),
+                                   path, validated)
+        except (KeyError, AttributeError):
+            raise ParamsError(f"{file.name}: {key.format(**(args or {}))}: missing") from None
+    return model.model_validate(values)
+
+
+def as_dict(params: BaseModel) -> dict:
+    """The params as params.yaml spells them (keys in schema order, defaults the file leaves out left out)."""
+    return params.model_dump(exclude_unset=True)
+
+
+def params_parameters(flow: Any) -> dict[str, ParamsModel]:
+    """The flow's parameters typed with a Section or StageView, by name."""
+    hints = get_type_hints(getattr(flow, "fn", flow))
+    return {name: hint for name, hint in hints.items()
+            if isinstance(hint, type) and issubclass(hint, (Section, StageView))}
+
+
+def flow_arguments(flow: Any, *args: str) -> dict[str, str]:
+    """The flow's command-line arguments by parameter name (its parameters that are not params)."""
+    fn = getattr(flow, "fn", flow)
+    names = [n for n in inspect.signature(fn).parameters if n not in params_parameters(flow)]
+    if len(args) != len(names):
+        raise ParamsError(f"{fn.__name__} takes {len(names)} argument(s) ({', '.join(names) or 'none'}), "
+                          f"got {len(args)}")
+    return dict(zip(names, args))
+
+
+def flow_keys(flow: Any, *args: str) -> list[str]:
+    """The params.yaml keys a flow run with ``args`` is built from."""
+    arguments = flow_arguments(flow, *args)
+    keys = (key for model in params_parameters(flow).values() for key in model.params_keys(**arguments))
+    return list(dict.fromkeys(keys))
+
+
+def flow_params(flow: Any, *args: str, file: Path = PARAMS_FILE) -> dict[str, Any]:
+    """The flow's call arguments: ``args`` by name, and each params parameter loaded and validated."""
+    arguments = flow_arguments(flow, *args)
+    return {**arguments, **{name: load_stage_params(model, arguments, file)
+                            for name, model in params_parameters(flow).items()}}
