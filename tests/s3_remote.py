@@ -15,7 +15,7 @@ from tests.loopback import ROOT, VENV, commit_all, free_port, started, wait
 from tests.repo_copy import copy_repo, run, stage_env
 
 BUCKET = "halluci-bench-ci"
-TARGETS = ["fetch"]
+TARGETS = ["fetch", "dialogue@begin"]  # fetch: persistent output, restored by the lock file only
 
 
 def _client(service: str, endpoint: str):
@@ -69,7 +69,7 @@ def wrong_secret(env: dict) -> dict:
 
 @pytest.fixture(scope="session")
 def pushed(moto_s3, s3_env, tmp_path_factory) -> Path:
-    """A repo copy with the remote configured by `make remote` (committed), `dvc repro fetch` built and
+    """A repo copy with the remote configured by `make remote` (committed), the TARGETS built by `dvc repro` and
     committed, and `make push` done: the repo other machines clone."""
     repo = copy_repo(tmp_path_factory.mktemp("origin") / "repo")
     shutil.copytree(ROOT / "metrics", repo / "metrics")  # the nightly compares metrics/score.json
@@ -77,6 +77,7 @@ def pushed(moto_s3, s3_env, tmp_path_factory) -> Path:
     run([*make, "remote", f"DVC_S3_BUCKET={moto_s3['bucket']}", f"DVC_S3_ENDPOINT={moto_s3['endpoint']}"], repo,
         s3_env)
     run(["dvc", "repro", *TARGETS], repo, s3_env)
-    commit_all(repo, "fetch built")
+    commit_all(repo, "built")
     run([*make, "push"], repo, s3_env)
+    assert (repo / "data/dialogue/begin/rejects.parquet").is_file()
     return repo

@@ -66,10 +66,10 @@ def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror):
     bin_ = VENV / "bin"
     server = [str(bin_ / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(prefect_port)]
     scheduler = [str(bin_ / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
-    # workers import tasks/ from this checkout (PYTHONPATH): shards carry their rows, results come back
+    # scheduler and workers unpickle tasks/ and flows/ from this checkout (PYTHONPATH)
     worker = [str(bin_ / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--no-dashboard"]
     with started(server, tmp_path / "prefect.log", cwd=tmp_path, env=env), \
-            started(scheduler, tmp_path / "scheduler.log", cwd=ROOT, env=env), \
+            started(scheduler, tmp_path / "scheduler.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}), \
             started(worker, tmp_path / "worker1.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}), \
             started(worker, tmp_path / "worker2.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}):
         wait(lambda: prefect_healthy(base), 180, "the Prefect server")

@@ -12,6 +12,7 @@ import yaml
 
 from tests.loopback import VENV, api, flow_run_state, free_port, prefect_healthy, started, tree_digests, wait
 from tests.repo_copy import run
+from tests.s3_remote import TARGETS
 
 pytestmark = [pytest.mark.loopback, pytest.mark.slow]
 POOL = "nightly-ci"
@@ -21,7 +22,7 @@ def test_nightly_deployment_runs_on_a_process_worker(pushed, s3_env, tmp_path):
     checkout = tmp_path / "worker-checkout"
     subprocess.run(["git", "clone", "-q", str(pushed), str(checkout)], check=True)
     params = yaml.safe_load((checkout / "params.yaml").read_text())
-    params["nightly"]["targets"] = ["fetch"]  # a tiny nightly: the repro stays cheap
+    params["nightly"]["targets"] = TARGETS  # a tiny nightly: the repro stays cheap
     (checkout / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
 
     port = free_port()
@@ -46,6 +47,6 @@ def test_nightly_deployment_runs_on_a_process_worker(pushed, s3_env, tmp_path):
     assert state == "COMPLETED", "\n".join(logs[-20:]) + (tmp_path / "worker.log").read_text()[-3000:]
     assert any(m.startswith("dvc pull: ") for m in logs) and any(m.startswith("dvc push: ") for m in logs)
     repro = [m for m in logs if m.startswith("dvc repro: ")]
-    assert repro == ["dvc repro: Stage 'fetch' didn't change, skipping / Data and pipelines are up to date."]
-    assert tree_digests(checkout / "data/raw") == tree_digests(pushed / "data/raw")
+    assert repro == ["dvc repro: Stage 'dialogue@begin' didn't change, skipping / Data and pipelines are up to date."]
+    assert tree_digests(checkout / "data") == tree_digests(pushed / "data")
     assert "baseline" in (checkout / "data/history/regression_report.md").read_text()
