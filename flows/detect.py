@@ -1,21 +1,23 @@
-"""Flow `detect`: every configured detector on every evaluation set (DVC stage `detect`). Detectors are
-submitted side by side to a thread-pool task runner: CPU detectors run beside model detectors, which are
-`gpu`-tagged tasks, at most detect.gpu_concurrency at once. Outputs do not depend on completion order."""
+"""Flow `detect`: every configured detector on every evaluation set (DVC stage `detect`), in shards (detector x
+evaluation set x detect.shard_rows rows) submitted side by side to the task runner: Prefect's thread pool in
+this process, or a Dask cluster when one is named (tasks/runners.py). Model shards are `gpu`-tagged tasks, at
+most detect.gpu_concurrency at once. Outputs do not depend on the runner or on completion order."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
-from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.main import run_flow
-from tasks.detectors.registry import MODEL_KINDS, active_detectors, build_detector, check_detectors
-from tasks.detectors.run import applicable_rows, run_detector, run_vote
+from tasks.detectors.registry import MODEL_KINDS, active_detectors, check_detectors
+from tasks.detectors.run import run_vote
+from tasks.detectors.shards import Shard, merge, plan, run_shard
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import Detect, as_dict, flow_params
+from tasks.runners import dask_scheduler, task_runner
 from tasks.schemas import DETECTOR_OUTPUT
 from tasks.scoring.eval_sets import load_eval_sets
 
@@ -26,34 +28,18 @@ def load_task(params: dict, data: Path):
 
 
 @task(cache_policy=NO_CACHE)
-def detector_task(name: str, spec: dict, params: dict, sets: dict) -> tuple[list[dict], dict]:
-    detector = build_detector(name, spec, params["llm"])
-    rows, figures = [], {}
-    for set_name, eval_set in sets.items():
-        out, figures[set_name] = run_detector(detector, eval_set, applicable_rows(eval_set, spec, params["seed"]))
-        rows += out
-    client = getattr(detector, "client", None)
-    if client is not None:
-        figures["unparsable_answers"] = detector.unparsable
-        figures["client_failures"] = dict(sorted(client.failures.items()))
-    return rows, figures
+def shard_task(shard: Shard, llm_params: dict) -> tuple[list[dict], dict, dict]:
+    return run_shard(shard, llm_params)
 
 
-def submit_detector(name: str, spec: dict, params: dict, sets: dict):
-    """A future of detector_task; model detectors carry the gpu tag."""
-    tags = [GPU_TAG] if spec["kind"] in MODEL_KINDS else []
-    return detector_task.with_options(name=f"detect-{name}", tags=tags).submit(name, spec, params, sets)
+def submit_shard(shard: Shard, llm_params: dict):
+    """A future of shard_task; model detectors carry the gpu tag."""
+    tags = [GPU_TAG] if shard.spec["kind"] in MODEL_KINDS else []
+    return shard_task.with_options(name=f"detect-{shard.detector}", task_run_name=f"detect-{shard.key}",
+                                   tags=tags).submit(shard, llm_params)
 
 
-def drop_timings(stats: dict) -> None:
-    """Timings vary run to run: keep them out of the DVC metrics."""
-    for figures in stats.values():
-        for f in figures.values():
-            if isinstance(f, dict):
-                f.pop("seconds", None), f.pop("pairs_per_s", None)
-
-
-@flow(name="detect", task_runner=ThreadPoolTaskRunner())
+@flow(name="detect")
 def detect(params: Detect, root: Path = ROOT) -> None:
     """params: the validated detect section; root: where data/ and metrics/ are."""
     params = as_dict(params)
@@ -61,22 +47,25 @@ def detect(params: Detect, root: Path = ROOT) -> None:
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
     sets = load_task(params, root / "data")
-    futures = {name: submit_detector(name, spec, params, sets)
-               for name, spec in detectors.items() if spec["kind"] != "vote"}
-    results = {name: futures[name].result() for name in sorted(futures)}
-    outputs = [row for rows, _ in results.values() for row in rows]
+    shards = plan(detectors, sets, params["seed"], params.get("shard_rows"))
+    futures = [submit_shard(shard, params["llm"]) for shard in shards]
+    outputs, detector_stats = merge(shards, [future.result() for future in futures])
     for name, spec in detectors.items():
         if spec["kind"] == "vote":
             outputs += [row for s in sets.values() for row in run_vote(name, spec["members"], s, outputs)]
     stats = {"eval_sets": {n: {"kind": s.kind, **s.tally.as_dict()} for n, s in sets.items()},
-             "detectors": {name: figures for name, (_, figures) in results.items()}}
+             "detectors": detector_stats}
     with atomic_dir(root / "data" / "detections") as tmp:
         for set_name in sets:
             mine = sorted((o for o in outputs if o["eval_set"] == set_name), key=lambda o: (o["detector"], o["id"]))
             write_parquet(mine, DETECTOR_OUTPUT, tmp / f"{set_name}.parquet")
-    drop_timings(stats["detectors"])
     write_json(stats, root / "metrics" / "detect.json")
 
 
+def configured_detect():
+    """The detect flow on the configured runner: a Dask cluster when one is named, else the thread pool."""
+    return detect.with_options(task_runner=task_runner(dask_scheduler()))
+
+
 if __name__ == "__main__":
-    run_flow(lambda: detect(**flow_params(detect)), name="detect")
+    run_flow(lambda: configured_detect()(**flow_params(detect)), name="detect")

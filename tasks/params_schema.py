@@ -212,6 +212,13 @@ class Detect(Section):
     eval_sets: list[EvalSetName] = Field(min_length=1)
     detectors: dict[str, DetectorSpec] = Field(min_length=1)
     llm: ModelClient
+    shard_rows: PositiveInt | None = None  # rows per detect shard (tasks/detectors/shards.py); None: whole sets
+
+
+class Cluster(Section):
+    """Where stages fan out (tasks/runners.py); no stage's DVC param: outputs are the same on every runner."""
+    KEY = "cluster"
+    dask_scheduler: str | None = None
 
 
 class Bootstrap(Strict):
@@ -340,7 +347,7 @@ class Charp(Section):
 
 SECTIONS: dict[str, type[Section]] = {m.KEY: m for m in (Fetch, PawsxEdits, Dialogue, HallucigenTranslation,
                                                           HallucigenParaphrase, HallucigenLlm, TrainDetector, Detect,
-                                                          Score, Nightly, Charp, Site)}
+                                                          Score, Nightly, Charp, Site, Cluster)}
 
 
 class StageView(Strict):

@@ -63,3 +63,6 @@ def built_repo(tmp_path_factory, e2e_env) -> Path:
     repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
     run(["dvc", "repro"], repo, e2e_env)
     return repo
+
+
+pytest_plugins = ["tests.s3_remote"]
