@@ -22,7 +22,8 @@ from tasks.params import ROOT, load_params
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--save", type=Path, help="write the stage rows here as JSON (benchmarks.prefect_overhead reads it)")
+    ap.add_argument("--save", type=Path,
+                    help="write the stage rows here as JSON (benchmarks.prefect_overhead reads it)")
     args, targets = ap.parse_known_args()
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"

