@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tasks.ops.repo_copy import copy_repo
 from tests.loopback import ROOT, VENV, commit_all, free_port, started, wait
-from tests.repo_copy import copy_repo, run, stage_env
+from tests.repo_copy import run, stage_env
 
 BUCKET = "halluci-bench-ci"
 TARGETS = ["fetch", "dialogue@begin"]  # fetch: persistent output, restored by the lock file only

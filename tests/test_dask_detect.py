@@ -12,8 +12,9 @@ import time
 import pytest
 import yaml
 
+from tasks.ops.repo_copy import copy_repo
 from tests.loopback import ROOT, VENV, free_port, prefect_healthy, started, tree_digests, wait
-from tests.repo_copy import copy_repo, run, stage_env
+from tests.repo_copy import run, stage_env
 
 pytestmark = [pytest.mark.loopback, pytest.mark.slow]
 
