@@ -2,7 +2,8 @@
 reads it at import). Prints one JSON object of what each piece produced; tests/test_paper_hub.py checks it.
 
 Usage: python -m tests.paper_probe fetch <raw dir> <lock tsv>   (fetch aces, faithdial, charp; pin or verify)
-       python -m tests.paper_probe models <work dir> <raw dir>  (ACES mapping, loaders, NLI, T5, critic)"""
+       python -m tests.paper_probe models <work dir> <raw dir>  (ACES mapping, loaders, NLI, T5, critic)
+       python -m tests.paper_probe offline <raw dir> <mirror>   (the offline profile's sources and models)"""
 from __future__ import annotations
 
 import json
@@ -78,8 +79,28 @@ def probe_models(work: Path, raw: Path) -> dict:
     return out
 
 
+def probe_offline(raw: Path, mirror: Path) -> dict:
+    """Fetch the offline profile's sources from the mirror and load each model it uses: the MiniLM encoder
+    (similarity, cross-encoder base, BERTScore) and SmolLM2 (generation, LLM detectors, judge)."""
+    import yaml
+
+    from tasks.charp.metrics import bertscore_f1
+    from tasks.detectors.pair_classifier import load_pair_classifier
+    from tasks.fetch.fetch import fetch_source
+    from tasks.fetch.registry import load_registry, read_lock
+    from tasks.models.local import LocalChatClient
+
+    profile = yaml.safe_load((Path(__file__).resolve().parent.parent / "profiles" / "offline.yaml").read_text())
+    registry, lock = load_registry(), read_lock()
+    fetched = {name: len(fetch_source(registry[name], mirror, raw, lock)["files"])
+               for name in profile["fetch"]["sources"]}
+    load_pair_classifier("minilm")
+    return {"fetched": fetched, "bertscore": bertscore_f1(["the cat sat"], ["the cat sat"], "minilm", 6),
+            "smollm2": LocalChatClient("smollm2", max_new_tokens=2).complete(["Say yes."])}
+
+
+PROBES = {"fetch": probe_fetch, "models": probe_models, "offline": probe_offline}
+
 if __name__ == "__main__":
-    mode, *args = sys.argv[1:]
-    result = probe_fetch(Path(args[0]), Path(args[1])) if mode == "fetch" else probe_models(Path(args[0]),
-                                                                                              Path(args[1]))
-    print(json.dumps(result, default=str))
+    mode, first, second = sys.argv[1:]
+    print(json.dumps(PROBES[mode](Path(first), Path(second)), default=str))
