@@ -212,3 +212,11 @@ def build_models(root: Path) -> dict[str, Path]:
 def model_repos(hub: HubRepos, root: Path) -> None:
     for name, folder in build_models(root).items():
         hub.add_folder("model", name, folder)
+
+
+def paper_hub(models_dir: Path) -> HubRepos:
+    """Every repo the paper profile reads from the Hub: its data sets and its models (built in models_dir)."""
+    hub = HubRepos()
+    data_repos(hub)
+    model_repos(hub, models_dir)
+    return hub

@@ -16,7 +16,7 @@ import pytest
 
 from tasks.hallucigen.aces import PHENOMENA
 from tests import hub_content as hc
-from tests.hub_server import HubRepos, hub_server
+from tests.hub_server import hub_server
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -24,9 +24,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
-    repos = HubRepos()
-    hc.data_repos(repos)
-    hc.model_repos(repos, tmp_path_factory.mktemp("hub-models"))
+    repos = hc.paper_hub(tmp_path_factory.mktemp("hub-models"))
     with hub_server(repos) as url:
         yield repos, url
 
