@@ -160,5 +160,6 @@ def test_changed_hub_file_fails_fetch_with_the_pinned_hash(paper_repo):
         files["data/challenge_set.jsonl"] = served
         lock_file.write_text(saved_lock)
     assert proc.returncode != 0
-    assert (f"ERROR fetch: source 'aces': file 'challenge_set.jsonl' from upstream hf://datasets/nikitam/ACES@main "
-            f"has sha256 {hashlib.sha256(changed).hexdigest()}, expected {pinned} (lock file)") in proc.stdout + proc.stderr
+    expected = (f"ERROR fetch: source 'aces': file 'challenge_set.jsonl' from upstream hf://datasets/nikitam/ACES@main "
+                f"has sha256 {hashlib.sha256(changed).hexdigest()}, expected {pinned} (lock file)")
+    assert expected in proc.stdout + proc.stderr
