@@ -120,3 +120,37 @@ def test_pickle_critic_loads_only_with_allow_pickle(models):
     assert [m for m, path in requests if path.startswith(f"/{hc.CRITIC}/resolve/")
             and path.endswith("/pytorch_model.bin")] == ["HEAD", "GET"]
     assert not [r for r in requests if "/commits/" in r[1] or "/discussions" in r[1]]  # no safetensors conversion bot
+
+
+def _hub_check(url: str, hf_home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HF_ENDPOINT": url, "HF_HOME": str(hf_home), "HF_HUB_DISABLE_TELEMETRY": "1"}
+    return subprocess.run([sys.executable, "-m", "tasks.fetch.hub_check"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_hub_check_lists_every_paper_repo_and_fails_on_a_missing_file(hub, tmp_path):
+    repos, url = hub
+    proc = _hub_check(url, tmp_path / "hf-home")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    charp_commit = repos.commit("dataset", hc.CHARP)
+    assert f"ok dataset {hc.CHARP}@main commit {charp_commit}" in lines
+    assert [line.split(" commit ")[0] for line in lines] == [
+        f"ok dataset {hc.ACES}@main", f"ok dataset {hc.FAITHDIAL}@main", f"ok dataset {hc.CHARP}@main",
+        f"ok model {hc.XLMR_BASE} (cross-encoder base)", f"ok model {hc.CRITIC} (critic)",
+        f"ok model {hc.BGE_M3} (nli detector nli-bge-m3)", f"ok model {hc.SCANDI} (nli detector nli-scandi)",
+        f"ok model {hc.FLAN_T5} (charp system flan-t5-base)", f"ok model {hc.LLAMA} (hallucigen_llm generator)",
+        f"ok model {hc.GODEL} (charp system godel-base)", f"ok model {hc.ROBERTA_LARGE} (BERTScore)"]
+    assert lines[4].endswith("weights pickle-only")
+    assert lines[5].endswith("weights safetensors, labels ['entailment', 'not_entailment']")
+    assert lines[6].endswith("weights safetensors, labels ['contradiction', 'entailment', 'neutral']")
+
+    files = repos.repos[("dataset", hc.CHARP)]
+    saved = files.pop("data/hcharp.json")
+    try:
+        proc = _hub_check(url, tmp_path / "hf-home")
+    finally:
+        files["data/hcharp.json"] = saved
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[2].startswith(f"MISSING dataset {hc.CHARP}@main commit ")
+    assert "missing files ['data/hcharp.json']" in proc.stdout.splitlines()[2]
