@@ -96,6 +96,9 @@ def test_aces_rows_are_mapped_to_types(paper_repo):
     aces = [r for r in rows if str(r.get("edit_detail", "")).startswith("aces:")]
     assert aces
     assert all(PHENOMENA[r["edit_detail"].split(":", 1)[1]] == r["type"] for r in aces)
+    tally = json.loads((repo / "metrics/hallucigen_translation.json").read_text())["aces"]
+    assert tally == {"read": 8 * len(PHENOMENA) + 2, "kept": 8 * len(PHENOMENA), "rejected": 2,
+                     "rejected_by_reason": {"other_langpair": 1, "unmapped_phenomenon": 1}}
 
 
 def test_echarp_and_hcharp_are_built(paper_repo):
@@ -119,7 +122,7 @@ def test_t5_systems_train_and_generate_with_beam_search(paper_repo):
 def test_nli_detectors_apply_the_three_condition_rule(paper_repo):
     repo = paper_repo[0]
     rows = [r for p in (repo / "data/detections").glob("*.parquet") for r in pq.read_table(p).to_pylist()
-            if r["detector"] in ("nli-bge-m3", "nli-scandi") and r["score_1"] is not None]
+            if r["detector"] in ("nli-bge-m3", "nli-scandi") and r["score_2"] is not None]  # pair sets
     assert {r["detector"] for r in rows} == {"nli-bge-m3", "nli-scandi"}
     for r in rows:  # entailment = 1 - not_entailment (two-way, and three-way with neutral + contradiction)
         n1, n2 = r["score_1"], r["score_2"]
@@ -128,8 +131,10 @@ def test_nli_detectors_apply_the_three_condition_rule(paper_repo):
 
 def test_pickle_critic_loads_only_with_allow_pickle(paper_repo):
     repo, env, hub, _ = paper_repo
+    report = (repo / "data/charp/reports/README.md").read_text()
+    assert f"Critic: FaithDial critic ({hc.CRITIC})." in report
     charp = json.loads((repo / "metrics/charp.json").read_text())
-    assert hc.CRITIC in json.dumps(charp) or "faithcritic" in json.dumps(charp)
+    assert len(charp) == 8 and all("critic" in cell for cell in charp.values())  # 6 grid/few-shot cells, 2 gold
     params_file = repo / "params.yaml"
     saved = params_file.read_text()
     try:
