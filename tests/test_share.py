@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from tasks.share.hub_card import dialogue_metadata, hallucigen_metadata, size_category, write_hub_files
-from tests.hub_server import hub_server
+from tests.hub_upload_server import hub_server as upload_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -115,7 +115,7 @@ def _publish(args: list[str], env: dict, home: Path) -> subprocess.CompletedProc
 
 
 def test_publish_uploads_the_folder_to_the_hub_endpoint(hallucigen_folder, tmp_path):
-    with hub_server() as (endpoint, hub):
+    with upload_server() as (endpoint, hub):
         proc = _publish(["alice/halluci-translation", str(hallucigen_folder)],
                         {"HF_ENDPOINT": endpoint, "HF_TOKEN": "hf_test_secret_123"}, tmp_path / "hf")
     assert proc.returncode == 0, proc.stderr
@@ -132,7 +132,7 @@ def test_publish_uploads_the_folder_to_the_hub_endpoint(hallucigen_folder, tmp_p
 
 
 def test_publish_needs_a_token_and_a_built_folder(hallucigen_folder, tmp_path):
-    with hub_server() as (endpoint, hub):
+    with upload_server() as (endpoint, hub):
         no_token = _publish(["alice/x", str(hallucigen_folder)], {"HF_ENDPOINT": endpoint}, tmp_path / "hf")
         (hallucigen_folder / "croissant.json").unlink()
         unbuilt = _publish(["alice/x", str(hallucigen_folder)], {"HF_ENDPOINT": endpoint, "HF_TOKEN": "t"},

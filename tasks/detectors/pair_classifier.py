@@ -2,6 +2,7 @@
 only, no remote code; class probabilities for (premise, hypothesis) pairs in length-sorted batches."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 import numpy as np
@@ -14,7 +15,10 @@ from tasks.models.registry import model_path
 @lru_cache(maxsize=4)
 def load_pair_classifier(name: str, device: str | None = None, int8: bool = False, allow_pickle: bool = False):
     """(tokenizer, model, device) for a Hub id, a folder, or `minilm`; int8: quantised on CPU. Weights load
-    from safetensors only, unless allow_pickle opts in to pickle checkpoints (pytorch_model.bin)."""
+    from safetensors only, unless allow_pickle opts in to pickle checkpoints (pytorch_model.bin). transformers'
+    safetensors auto-conversion is off: it would post a pickle-only Hub repo to an outside conversion service
+    and, without allow_pickle, load the weights of a bot's pull request instead of failing."""
+    os.environ["DISABLE_SAFETENSORS_CONVERSION"] = "1"
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     device = device or best_device()
