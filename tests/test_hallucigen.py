@@ -124,3 +124,18 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     assert natural["edit_detail"] == "shroom:numbers" and natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
     assert stats["published_test_recall"] == 1.0
+
+
+def test_shroom_labels_that_are_not_strings_are_counted_rejects(tmp_path):
+    """["Hallucination"] or 1 is no SHROOM label: a bad_label reject, never a 'not hallucinated' hyp+."""
+    import json
+
+    items = [{"task": "PG", "src": "Source one.", "hyp": "Hyp a.", "label": "Not Hallucination"},
+             {"task": "PG", "src": "Source one.", "hyp": "Hyp b.", "label": ["Hallucination"]},
+             {"task": "PG", "src": "Source one.", "hyp": "Hyp c.", "label": 1},
+             {"task": "PG", "src": "Source two.", "hyp": "Hyp d."}]
+    (tmp_path / "s.json").write_text(json.dumps(items))
+    by_source, tallies = shroom_items(tmp_path, ["s.json"])
+    assert [h["hyp"] for h in by_source["Source one."]] == ["Hyp a."]
+    assert [h["hyp"] for h in by_source["Source two."]] == ["Hyp d."]
+    assert tallies["s.json"] == {"read": 4, "kept": 2, "rejected": 2, "rejected_by_reason": {"bad_label": 2}}

@@ -32,8 +32,12 @@ def published_sources(path: Path) -> set[str]:
         return {normalise(row["source"]) for row in csv.DictReader(fh)}
 
 
+SHROOM_LABELS = ("Hallucination", "Not Hallucination")
+
+
 def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dict]], dict]:
-    """PG items of every SHROOM file, grouped by source (first seen first); NaN/empty src rejected."""
+    """PG items of every SHROOM file, grouped by source (first seen first); NaN/empty src rejected, and a
+    label that is neither absent (unlabelled train files) nor one of SHROOM_LABELS (``bad_label``)."""
     by_source: dict[str, list[dict]] = {}
     tallies = {}
     for file in files:
@@ -45,6 +49,8 @@ def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dic
                 tally.reject("empty_src")
             elif is_blank(item.get("hyp")) or not isinstance(item.get("hyp"), str):
                 tally.reject("empty_hyp")
+            elif item.get("label") is not None and item.get("label") not in SHROOM_LABELS:
+                tally.reject("bad_label")
             else:
                 tally.keep()
                 by_source.setdefault(item["src"].strip(), []).append(
