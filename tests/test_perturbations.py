@@ -42,18 +42,18 @@ EXPECTED = {
     "fr": [("addition", "insert:pour la première fois", "en mars pour la première fois."),
            ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
-           ("gender", "frère->sœur", "son sœur"), ("pronoun", "son->leur", "leur frère"),
+           ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->leur", "leur frère"),
            ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
            ("negation", "insert:n'est pas", "elle n'est pas apparue")],
     "de": [("addition", "insert:zum ersten Mal", "gelebt zum ersten Mal."), ("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
-           ("gender", "Bruder->Schwester", "seinem Schwester"), ("pronoun", "seinem->unserem", "unserem Bruder"),
+           ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->unserem", "unserem Bruder"),
            ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
            ("negation", "insert:war nicht", "1997 war nicht er")],
     "sv": [("addition", "insert:för första gången", "sin bror för första gången."),
            ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
-           ("gender", "man->kvinna", "stor kvinna"), ("pronoun", "Han->De", "De är en"),
+           ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->De", "De är en"),
            ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en"),
            ("negation", "insert:är inte", "Han är inte en")],
 }
@@ -106,3 +106,66 @@ def test_unknown_type_is_an_error():
     with pytest.raises(ValueError, match="unknown hallucination type"):
         run("spelling", EN, "en")
     assert len(TYPES) == 11
+
+
+@pytest.mark.parametrize("text,bad", [
+    ("Il a rendu visite à son père.", "Il a rendu visite à sa mère."),
+    ("Un garçon est venu au château.", "Une fille est venue au château."),
+    ("Il est né en 1950 à Lyon.", "Elle est née en 1950 à Lyon."),
+    ("Le jeune acteur américain est devenu célèbre.", "La jeune actrice américaine est devenue célèbre."),
+    ("Elle parle de la mère de Paul.", "Elle parle du père de Paul."),
+    ("Elle a vu l'oncle.", "Elle a vu la tante."),
+    ("Les frères sont partis.", "Les sœurs sont parties."),
+])
+def test_french_gender_edits_rewrite_the_agreeing_group(text, bad, fr_nlp):
+    assert run("gender", text, "fr", fr_nlp(text)).bad == bad
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("Il fut confirmé en 1520 et dissous en 1540.", "no_personal_referent"),  # a monastery, not a person
+    ("Paul est le fils de Marie.", "predicate_noun"),
+])
+def test_french_gender_skips_impersonal_pronouns_and_predicates(text, reason, fr_nlp):
+    assert run("gender", text, "fr", fr_nlp(text)) == Skip(reason)
+
+
+@pytest.mark.parametrize("text,bad", [
+    ("Er wohnte mit seinem Vater in Berlin.", "Er wohnte mit seiner Mutter in Berlin."),
+    ("Der Schauspieler spielte in dem Film.", "Die Schauspielerin spielte in dem Film."),
+    ("Sie sprach mit dem jungen Schauspieler.", "Sie sprach mit der jungen Schauspielerin."),
+    ("Er traf den alten König.", "Er traf die alte Königin."),
+    ("Sie war die Tochter eines Grafen.", "Sie war die Tochter einer Gräfin."),
+    ("Die Mutter der Prinzessin starb.", "Der Vater der Prinzessin starb."),  # sentence-initial: nominative
+])
+def test_german_gender_edits_follow_case_and_gender_of_the_noun_lexicon(text, bad):
+    assert run("gender", text, "de").bad == bad
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("Er ist der Sohn von Karl.", "predicate_noun"),
+    ("Er half der Mutter.", "ambiguous_case"),  # dative or genitive: dem Vater or des Vaters
+    ("Frau Müller kam.", "title"),
+    ("Er war der erste Kaiser, der regierte.", "relative_clause"),
+])
+def test_german_gender_skips_what_agreement_cannot_resolve(text, reason):
+    assert run("gender", text, "de") == Skip(reason)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Vi har en son.", "Vi har en dotter."),
+    ("Den unge mannen kom.", "Den unga kvinnan kom."),
+    ("Man kan se det.", Skip("not_a_noun")),
+    ("Det är en stor man.", Skip("predicate_noun")),
+])
+def test_swedish_gender_edits(text, expected):
+    result = run("gender", text, "sv")
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_gender_clash_checks_find_determiner_noun_disagreement():
+    from tasks.edits.gender_de import determiner_clashes as de
+    from tasks.edits.gender_fr import determiner_clashes as fr
+
+    assert fr("le mère et une garçon, son mère, son épouse, l'oncle, la mère") == ["le mère", "une garçon", "son mère"]
+    assert de("Er kam mit seinem Mutter und dem Schauspielerin zu der Tochter des Vaters.") == [
+        "seinem Mutter", "dem Schauspielerin"]

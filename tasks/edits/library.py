@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from tasks.edits import lexicons
+from tasks.edits.gender_de import gender_de
+from tasks.edits.gender_fr import gender_fr
+from tasks.edits.gender_sv import gender_sv
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span, swap_match
@@ -103,7 +106,14 @@ def _tagged_swap(text: str, ctx: Context, name: str, her: dict[str, str], type_:
 
 
 def gender(text: str, ctx: Context) -> Edit | Skip:
-    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...)."""
+    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in French, German and
+    Swedish with the agreeing words (tasks/edits/gender_<lang>.py)."""
+    if ctx.lang == "fr":
+        return gender_fr(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc")
+    if ctx.lang == "de":
+        return gender_de(text, ctx.rng)
+    if ctx.lang == "sv":
+        return gender_sv(text, ctx.rng)
     return _tagged_swap(text, ctx, "gender", {"PRP$": "his", "PRP": "him"}, "gender")
 
 
