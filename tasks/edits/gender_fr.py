@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 from spacy.tokens import Doc, Token
 
@@ -187,9 +188,9 @@ def determiner_clashes(text: str) -> list[str]:
     masculine = {a.lower() for a, _ in lexicons.rows("gender", "fr")} - feminine
     words = re.findall(r"\w+'?|'", text.lower())
     clashes = []
-    for prev, word in zip(words, words[1:]):
-        if word in masculine and prev in FEM_ONLY:
-            clashes.append(f"{prev} {word}")
-        elif word in feminine and (prev in MASC_ONLY or (prev in POSSESSIVE_MASC and not word.startswith(VOWEL))):
+    for prev, word in pairwise(words):
+        masc_clash = word in masculine and prev in FEM_ONLY
+        fem_clash = word in feminine and (prev in MASC_ONLY or (prev in POSSESSIVE_MASC and not word.startswith(VOWEL)))
+        if masc_clash or fem_clash:
             clashes.append(f"{prev} {word}")
     return clashes

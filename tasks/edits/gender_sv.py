@@ -12,7 +12,7 @@ from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span
 
 DETERMINERS = {"en", "den", "denna", "denne", "ingen", "varje", "någon", "min", "din", "sin", "hans", "hennes", "dess",
-               "deras", "vår", "er", "samma", "annan", "en", "de", "dessa", "alla", "två", "tre"}
+               "deras", "vår", "er", "samma", "annan", "de", "dessa", "alla", "två", "tre"}
 NEUTER = {"ett", "det", "detta", "mitt", "ditt", "sitt", "vårt", "ert", "inget", "något"}
 AMBIGUOUS = {"man", "far"}
 PRONOUNS = {"han", "hon", "hans", "hennes", "honom", "henne"}
