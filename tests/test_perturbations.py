@@ -13,7 +13,7 @@ EN = "In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998 
 FR = "En 1997, elle est apparue à Paris avec son frère et a parcouru 25 km vers le nord en mars."
 DE = "Im März 1997 war er mit seinem Bruder 25 km nördlich von Berlin und hat dort drei Jahre gelebt."
 SV = "Han är en stor man som bor 25 km norr om Stockholm sedan 1997 med sin bror."
-POOL = {"PERSON": ["John Smith"], "GPE": ["Paris"], "LOC": ["Nice"], "NAME": ["Uppsala"]}
+POOL = {"PERSON": ["John Smith"], "GPE@to": ["Paris"], "GPE@von": ["Paris"], "LOC@à": ["Nice"], "NAME@om": ["Uppsala"]}
 
 
 @pytest.fixture(scope="module")
@@ -37,23 +37,23 @@ EXPECTED = {
            ("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
            ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
-           ("pronoun", "her->their", "their brother"), ("antonym", "north->south", "25 km south"),
+           ("pronoun", "her->my", "in 1998 my brother"), ("antonym", "north->south", "25 km south"),
            ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
     "fr": [("addition", "insert:pour la première fois", "en mars pour la première fois."),
            ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
-           ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->leur", "leur frère"),
+           ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->mon", "avec mon frère"),
            ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
            ("negation", "insert:n'est pas", "elle n'est pas apparue")],
     "de": [("addition", "insert:zum ersten Mal", "gelebt zum ersten Mal."), ("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
-           ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->unserem", "unserem Bruder"),
+           ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->meinem", "mit meinem Bruder"),
            ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
            ("negation", "insert:war nicht", "1997 war nicht er")],
     "sv": [("addition", "insert:för första gången", "sin bror för första gången."),
            ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
-           ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->De", "De är en"),
+           ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->Jag", "Jag är en"),
            ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en"),
            ("negation", "insert:är inte", "Han är inte en")],
 }
@@ -169,3 +169,35 @@ def test_gender_clash_checks_find_determiner_noun_disagreement():
     assert fr("le mère et une garçon, son mère, son épouse, l'oncle, la mère") == ["le mère", "une garçon", "son mère"]
     assert de("Er kam mit seinem Mutter und dem Schauspielerin zu der Tochter des Vaters.") == [
         "seinem Mutter", "dem Schauspielerin"]
+
+
+def test_named_entities_keep_kind_and_genitive():
+    text = "Tjänsten lanserades av RealNetworks digitala avdelning i Stockholm."
+    pool = {"NAME@av": ["Hyundai", "Volvo Cars"], "NAME@i": ["Malmö"]}
+    start = text.index("RealNetworks")
+    result = perturb("named-entity", text, Context("sv", random.Random("3"), None, [(start, start + 12, "NAME")], pool))
+    assert result.bad == "Tjänsten lanserades av Hyundais digitala avdelning i Stockholm."
+    river = "The Danube flows through Vienna ."
+    pool = {"LOC@the": ["Rhine"], "ORG@the": ["Windows"], "GPE@through": ["Budapest"]}
+    result = perturb("named-entity", river, Context("en", random.Random("1"), None, [(4, 10, "LOC")], pool))
+    assert result.bad == "The Rhine flows through Vienna ."
+
+
+def test_pools_hold_plausible_names_only():
+    from tasks.hallucigen.entities import pool_of
+
+    text = "Il a joué dans Parti populaire de Galice est une mini-série et à Paris."
+    spans = [(15, text.index(" et"), "ORG"), (text.index("Paris"), text.index("Paris") + 5, "LOC")]
+    assert pool_of([(text, spans)], "fr") == {"LOC@à": ["Paris"]}
+
+
+@pytest.mark.parametrize("type_,text,lang,expected", [
+    ("conversion", "En 1914, M. Todoroff quitta Sofia.", "fr", Skip("no_candidate")),
+    ("conversion", "La tour mesure 25 m de haut.", "fr", "La tour mesure 25 pieds de haut."),
+    ("number", "1. Il est parti le 30 juillet.", "fr", "1. Il est parti le 31 juillet."),
+    ("tense", "He was born in 1524 in Florence and died there .", "en", "He is born in 1524 in Florence and died there ."),
+])
+def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
+    doc = en_full(text) if lang == "en" else fr_nlp(text)
+    result = run(type_, text, lang, doc)
+    assert (result.bad if isinstance(result, Edit) else result) == expected

@@ -160,7 +160,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
     stats = {"files": tallies, "pool_size": len(unique), "published_test_sources": len(published),
              "published_test_sources_in_pool": len(published & {normalise(x) for x in seen})}
     spans = [name_spans(p["good"]) for p in unique]
-    entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)])
+    entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)], "sv")
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     applicability: dict[str, Tally] = defaultdict(Tally)
     for p, ents in zip(unique, spans):

@@ -49,7 +49,7 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
         spans = [ner_spans(d, tgt_lang) for d in docs]
     else:  # German: English entities found verbatim in the German sentence
         spans = [aligned_spans(t, d) for t, d in zip(targets, nlp["en"].pipe(it["en"] for it in sample))]
-    pool = pool_of(list(zip(targets, spans)))
+    pool = pool_of(list(zip(targets, spans)), tgt_lang)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
