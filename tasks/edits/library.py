@@ -124,7 +124,9 @@ def entity_kind(text: str, start: int, label: str) -> str:
 
 def named_entity(text: str, ctx: Context) -> Edit | Skip:
     """Swap a named entity for another of the same label and kind from the corpus pool, with as many
-    words as the original; a genitive -s is kept; a person named right after a gendered noun is left."""
+    words as the original; a genitive -s is kept. A person of two or more words keeps the first name (and
+    with it the gender the sentence may show) and gets another surname; a person named right after a
+    gendered noun is left."""
     gendered = {w.lower() for row in lexicons.rows("gender", ctx.lang) for w in row}
     options, reasons = [], []
     for start, end, label in ctx.entities:
@@ -135,8 +137,13 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
         if label in PERSON_LABELS and gendered & set(before):
             reasons.append("gendered_context")
             continue
-        pool = [p for p in ctx.entity_pool.get(entity_kind(text, start, label), [])
-                if p != base and p != span and len(p.split()) == len(base.split()) and not (is_gen and p.endswith(("s", "x", "z")))]
+        pool = ctx.entity_pool.get(entity_kind(text, start, label), [])
+        if label in PERSON_LABELS and len(base.split()) > 1:
+            start += len(base) - len(base.split()[-1])
+            base = base.split()[-1]
+            pool = sorted({p.split()[-1] for p in pool if len(p.split()) > 1 and len(p.split()[-1]) > 2})
+        pool = [p for p in pool if p not in (base, span) and len(p.split()) == len(base.split())
+                and not (is_gen and p.endswith(("s", "x", "z")))]
         if not pool:
             reasons.append("no_same_kind")
             continue
@@ -158,12 +165,16 @@ def conversion(text: str, ctx: Context) -> Edit | Skip:
 
 
 def _tagged_swap(text: str, ctx: Context, name: str, her: dict[str, str], type_: str) -> Edit | Skip:
-    """Word swap from list ``name``; in English 'her' follows its Penn tag (``her`` maps tag -> word)."""
+    """Word swap from list ``name``; with a Doc only determiners and pronouns are swapped (French 'son' the
+    noun is not), and English 'her' follows its Penn tag (``her`` maps tag -> word)."""
     table = lexicons.pairs(name, ctx.lang)
-    if ctx.lang != "en" or ctx.doc is None:
+    if ctx.doc is None:
         return swap_match(text, lexicons.pattern(name, ctx.lang), table, type_, ctx.rng)
-    options = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
-               if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+    if ctx.lang == "en":
+        options = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
+                   if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+    else:
+        options = [(t, table[t.lower_]) for t in ctx.doc if t.lower_ in table and t.pos_ in ("DET", "PRON")]
     if not options:
         return Skip("no_candidate")
     tok, new = ctx.rng.choice(options)
@@ -195,23 +206,62 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
                       ctx.rng)
 
 
+SV_SUBJECTS = {"han", "hon", "den", "det", "de", "vi", "jag", "du", "man", "ni", "hen"}
+DE_CLOSERS = {"und", "oder", "aber", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "zu",
+              "in", "an", "von", "mit", "nicht"}
+
+
+def _insert(text: str, at: int, phrase: str) -> Edit:
+    """Insert ``phrase`` at ``at`` (a word boundary); the span covers the next word, so the diff stays inside."""
+    word = re.match(r"\S*", text[at:])
+    return replace_span(text, at, at + word.end(), f"{phrase} {word.group(0)}", "addition", f"insert:{phrase}")
+
+
+def _append(text: str, phrase: str) -> Edit | Skip:
+    """After the last word, unless the sentence ends in a quote, a bracket or a number."""
+    end = re.search(r"\s*[.!?]*\s*$", text).start()
+    if end == 0 or not text[end - 1].isalpha():
+        return Skip("no_insertion_point")
+    word = re.search(r"\S*$", text[:end])  # the span covers the last word, so the word diff stays inside it
+    return replace_span(text, word.start(), end, f"{word.group(0)} {phrase}", "addition", f"insert:{phrase}")
+
+
 def addition(text: str, ctx: Context) -> Edit | Skip:
-    """Insert content the source does not support: an adjective before a determined noun (English), or a
-    short adverbial before the final punctuation."""
+    """Insert content the source does not support where the grammar allows, drawn from varied lists:
+    English an adjective before a determined noun or an adverbial after the last word; French an
+    adverbial after the last word; German an adverbial before the verbs closing a verb-final clause (or
+    after the noun ending a one-clause sentence); Swedish an adverbial after the finite verb (V2)."""
+    phrase = ctx.rng.choice(lexicons.words("additions", ctx.lang)) if lexicons.words("additions", ctx.lang) else None
     if ctx.lang == "en" and ctx.doc is not None and ctx.rng.random() < 0.5:
         nouns = [t for t in ctx.doc if t.tag_ in ("NN", "NNS") and t.i > 0 and ctx.doc[t.i - 1].dep_ == "det"
                  and ctx.doc[t.i - 1].head.i == t.i and t.text.islower()]
         if nouns:
             tok = ctx.rng.choice(nouns)
             adj = ctx.rng.choice(lexicons.words("additions_adj", "en"))
-            return replace_span(text, tok.idx, tok.idx, f"{adj} ", "addition", f"insert:{adj}")
-    phrases = lexicons.words("additions", ctx.lang)
-    if not phrases:
+            det = ctx.doc[tok.i - 1]
+            if det.lower_ in ("a", "an"):  # the article follows the adjective's first sound
+                article = "an" if adj[0].lower() in "aeiou" else "a"
+                return replace_span(text, det.idx, tok.idx + len(tok.text), f"{match_case(det.text, article)} {adj} "
+                                    f"{tok.text}", "addition", f"insert:{adj}")
+            return _insert(text, tok.idx, adj)
+    if phrase is None:
         return Skip("no_candidate")
-    phrase = ctx.rng.choice(phrases)
-    end = re.search(r"\s*[.!?]*\s*$", text).start()
-    word = re.search(r"\S*$", text[:end])  # the span covers the last word, so the word diff stays inside it
-    return replace_span(text, word.start(), end, word.group(0) + phrase, "addition", f"insert:{phrase.strip()}")
+    if ctx.lang == "sv":
+        verbs = NEGATION_RULES["sv"][1]
+        m = re.match(r"(?:" + "|".join(SV_SUBJECTS) + r") (\w+) (\w+)", text, re.IGNORECASE) or re.search(
+            r"(?<=\w )(" + "|".join(verbs) + r") (\w+)", text)
+        if not m or m.group(2).lower() in SV_SUBJECTS:
+            return Skip("no_insertion_point")
+        return _insert(text, m.start(2), phrase)
+    if ctx.lang == "de":
+        words = list(re.finditer(r"[\w-]+", text))
+        k = len(words)
+        while k > 0 and words[k - 1].group(0).islower() and words[k - 1].group(0) not in DE_CLOSERS and len(words) - k < 3:
+            k -= 1
+        if k < len(words):
+            return _insert(text, words[k].start(), phrase) if k > 0 else Skip("no_insertion_point")
+        return _append(text, phrase) if "," not in text else Skip("no_insertion_point")
+    return _append(text, phrase)
 
 
 def future_with_past_date(edit: Edit) -> bool:
