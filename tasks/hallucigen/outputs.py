@@ -30,6 +30,18 @@ def exhausted_lines(stats: dict) -> list[str]:
     return out
 
 
+def faithful_lines(stats: dict) -> list[str]:
+    """How many hyp+ candidates each faithfulness check removed (paraphrase)."""
+    out = []
+    for lang, lang_stats in sorted(stats.items()):
+        if isinstance(lang_stats, dict) and "hyp_good_removed_by_check" in lang_stats:
+            removed = ", ".join(f"{k} {v}" for k, v in lang_stats["hyp_good_removed_by_check"].items())
+            out.append(f"- {lang}: SHROOM paraphrases removed as hyp+, by check (one may fail several): {removed}")
+        if isinstance(lang_stats, dict) and "removed_one_side_adds" in lang_stats:
+            out.append(f"- {lang}: pairs removed because one side adds content: {lang_stats['removed_one_side_adds']}")
+    return ["", "Faithful hyp+:", "", *out] if out else []
+
+
 def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
     lines = [f"# HalluciGen {scenario} dataset", "",
              f"Built by `dvc repro hallucigen_{scenario}` (flow `flows/hallucigen_{scenario}.py`) from `data/raw/`, "
@@ -43,7 +55,7 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
-    lines += ["", *exhausted_lines(stats)]
+    lines += ["", *exhausted_lines(stats), *faithful_lines(stats)]
     if "source_blind" in stats:
         lines += ["", *card_lines(stats["source_blind"])]
     if stats.get("review"):
