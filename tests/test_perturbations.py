@@ -48,8 +48,7 @@ EXPECTED = {
     "de": [("addition", "insert:nach kurzer Krankheit", "drei Jahre nach kurzer Krankheit gelebt."), ("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
            ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->meinem", "mit meinem Bruder"),
-           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
-           ("negation", "insert:war nicht", "1997 war nicht er")],
+           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er")],
     "sv": [("addition", "insert:återigen", "Han är återigen en stor man"),
            ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
@@ -85,9 +84,15 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     ("named-entity", "Han är glad.", "sv", "no_entity"),
     ("natural", "Anything at all.", "en", "needs_model_output"),
     ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
+    ("negation", "Im März 1997 war er in Berlin.", "de", "inverted_subject"),  # not 'war nicht er'
 ])
 def test_inapplicable_types_skip_with_a_reason(type_, text, lang, reason):
     assert run(type_, text, lang) == Skip(reason)
+
+
+def test_swedish_subordinate_clauses_put_negation_before_the_verb():
+    text = "Han frågade om jag hade haft tid."
+    assert run("negation", text, "sv").bad == "Han frågade om jag inte hade haft tid."
 
 
 def test_negation_rules_remove_existing_negations():
@@ -213,3 +218,11 @@ def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_
 def test_additions_go_where_the_grammar_allows(text, lang, expected):
     result = perturb("addition", text, Context(lang, random.Random("7"), None, [], POOL))
     assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_acronyms_replace_acronyms_only():
+    text = "Vad ville de tala om med James?"
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN", "Baxter"]})
+    assert perturb("named-entity", text, ctx).bad == "Vad ville de tala om med Baxter?"
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN"]})
+    assert perturb("named-entity", text, ctx) == Skip("no_same_kind")

@@ -143,7 +143,7 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
             base = base.split()[-1]
             pool = sorted({p.split()[-1] for p in pool if len(p.split()) > 1 and len(p.split()[-1]) > 2})
         pool = [p for p in pool if p not in (base, span) and len(p.split()) == len(base.split())
-                and not (is_gen and p.endswith(("s", "x", "z")))]
+                and p.isupper() == base.isupper() and not (is_gen and p.endswith(("s", "x", "z")))]
         if not pool:
             reasons.append("no_same_kind")
             continue
@@ -206,6 +206,17 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
                       ctx.rng)
 
 
+DE_SUBJECTS = {"er", "sie", "es", "ich", "wir", "ihr", "man", "du"}
+SV_SUBORDINATORS = {"att", "om", "som", "när", "eftersom", "medan", "innan", "fast", "därför", "ifall", "då", "tills",
+                    "sedan", "fastän", "trots"}
+
+
+def sv_subordinate(text: str, at: int) -> bool:
+    """A Swedish finite verb at ``at`` inside a subordinate clause: a subordinator among the three words
+    before it ('om jag hade haft' -> 'om jag inte hade haft')."""
+    return bool(SV_SUBORDINATORS & set(re.findall(r"\w+", text[:at].lower())[-3:]))
+
+
 SV_SUBJECTS = {"han", "hon", "den", "det", "de", "vi", "jag", "du", "man", "ni", "hen"}
 DE_CLOSERS = {"und", "oder", "aber", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "zu",
               "in", "an", "von", "mit", "nicht"}
@@ -252,6 +263,8 @@ def addition(text: str, ctx: Context) -> Edit | Skip:
             r"(?<=\w )(" + "|".join(verbs) + r") (\w+)", text)
         if not m or m.group(2).lower() in SV_SUBJECTS:
             return Skip("no_insertion_point")
+        if sv_subordinate(text, m.start(1)):
+            return _insert(text, m.start(1), phrase)  # subordinate clause: the adverbial precedes the verb
         return _insert(text, m.start(2), phrase)
     if ctx.lang == "de":
         words = list(re.finditer(r"[\w-]+", text))
@@ -316,8 +329,13 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
     if not m:
         return Skip("no_finite_verb")
     verb = m.group(1)
+    following = re.match(r"\s+(\w+)", text[m.end():])
+    if ctx.lang == "de" and following and following.group(1).lower() in DE_SUBJECTS:
+        return Skip("inverted_subject")  # 'war er': nicht would go after the subject, not the verb
     if ctx.lang == "fr":
         new = (f"n'{verb} pas" if verb[0] in "aeéiouh" else f"ne {verb} pas")
+    elif ctx.lang == "sv" and sv_subordinate(text, m.start()):
+        new = f"inte {verb}"  # subordinate clause: the negation precedes the finite verb
     else:
         new = f"{verb} {'nicht' if ctx.lang == 'de' else 'inte'}"
     return replace_span(text, m.start(), m.end(), new, "negation", f"insert:{new}")

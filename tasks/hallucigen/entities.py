@@ -38,6 +38,8 @@ def plausible_name(name: str) -> bool:
     """A name of one to four words, each capitalised or a short particle (de, von, of, the): no clause
     that NER swept in ('Parti populaire de Galice est une mini-série')."""
     words = name.split()
+    if name.endswith(("'s", "’s", "'")) or len(name) < 4:
+        return False  # a genitive form or a short capitalised word ('Gud', 'Ms')
     return 1 <= len(words) <= 4 and words[0][:1].isupper() and all(
         w[:1].isupper() or w[:1].isdigit() or w.lower() in PARTICLES for w in words)
 
