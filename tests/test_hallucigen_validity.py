@@ -22,7 +22,8 @@ def _rows():
 def test_review_sheet_is_blind_stratified_and_reads_back_validity(tmp_path):
     sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
     assert export_review(_rows(), 2, 13, sheet, key) == 8  # 2 per (langpair, type), test split only
-    items = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    with open(sheet, encoding="utf-8") as fh:
+        items = list(csv.DictReader(fh))
     assert list(items[0]) == ["item", "source", "hyp_good", "hyp_bad", "type", "valid", "note"]
     assert "en-fr" not in sheet.read_text() and "en-fr" in key.read_text() and "trial" not in key.read_text()
     with open(sheet, "w", encoding="utf-8", newline="") as fh:
