@@ -186,7 +186,8 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
             unique.append(p)
     stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": adds,
              "published_test_sources": len(published),
-             "published_test_sources_in_pool": len(published & {normalise(p["source"]) for p in unique})}
+             "published_test_sources_in_pool": len(published & {normalise(x) for x in seen}),
+             "published_test_sources_in_faithful_pool": len(published & {normalise(p["source"]) for p in unique})}
     spans = [name_spans(p["good"]) for p in unique]
     entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)], "sv")
     candidates: dict[str, list[Candidate]] = defaultdict(list)
