@@ -22,7 +22,7 @@ DVC_S3_ENDPOINT ?=
 POOL ?= halluci-nightly
 SOURCE ?= $(CURDIR)
 
-.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench clean remote pull push pool \
+.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench review clean remote pull push pool \
 	worker deploy
 
 # torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
@@ -98,6 +98,10 @@ bench: run  ## per-stage wall time, no-op dvc repro, Prefect overhead per stage;
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.pawsx_edits
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.hallucigen
 	PATH=$(BIN):$$PATH $(PY) -m benchmarks.detectors
+
+N ?= 5
+review: setup  ## blind stratified review sheet of the built test splits: make review N=5 (per type and direction)
+	$(PY) -m tasks.hallucigen.review --per-stratum $(N) --out data/review
 
 clean:
 	rm -rf data metrics/*.json

@@ -16,11 +16,12 @@ from flows.hallucigen_translation import RAW
 from tasks.hallucigen.sources import load_models
 from tasks.hallucigen.translation import build_translation
 from tasks.hallucigen.paraphrase import build_paraphrase
-from tasks.params import load_params
+from tasks.params import ROOT, load_params
 for _ in range({runs}):
     t = time.perf_counter()
     models = load_models(["en", "fr"])
-    rows_t, _, _ = build_translation(RAW, load_params("hallucigen_translation"), models)
+    rows_t, _, _ = build_translation(RAW, load_params("hallucigen_translation"), models,
+                                   ROOT / "data" / "pawsx_edits" / "examples.parquet")
     rows_p, _, _ = build_paraphrase(RAW, load_params("hallucigen_paraphrase"), models["en"])
     print(f"build: {{time.perf_counter() - t:.1f}} s "
           f"({{len(rows_t)}} translation + {{len(rows_p)}} paraphrase examples)")

@@ -8,6 +8,8 @@ from flows.main import run_flow
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.paraphrase import build_paraphrase
 from tasks.hallucigen.published import ingest_published
+from tasks.hallucigen.review import review_stats
+from tasks.hallucigen.source_blind import source_blind_task
 from tasks.hallucigen.sources import load_models, model_ids, source_lines
 from tasks.params import ROOT
 from tasks.params_schema import HallucigenParaphrase, as_dict, flow_params
@@ -24,10 +26,13 @@ def build_task(params: dict):
 
 @flow(name="hallucigen-paraphrase")
 def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
-    rows, stats, exhausted = build_task(as_dict(params))
-    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params.languages)
+    params = as_dict(params)
+    rows, stats, exhausted = build_task(params)
+    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
-    write_hallucigen_task("paraphrase", rows, published, stats, as_dict(params), exhausted,
+    stats["source_blind"] = source_blind_task(rows, params)
+    stats["review"] = review_stats(params["review_sheets"], "paraphrase")
+    write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")
 
 

@@ -23,7 +23,8 @@ HallucinationType = Literal["addition", "named-entity", "number", "conversion", 
 Direction = Literal["en-fr", "fr-en", "en-de", "de-en"]
 PawsxSplit = Literal["dev", "test"]
 DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp"]
-DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "learned", "vote"]
+DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "learned", "fluency",
+                       "vote"]
 EvalSetName = Literal["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
                       "hallucigen-paraphrase-trial", "published-translation-trial", "published-paraphrase-trial",
                       "cross-model", "shroom-trial", "shroom-val", "begin-dev"]
@@ -129,6 +130,17 @@ class Dialogue(Section):
     charp: CharpFiles
 
 
+class SourceBlind(Strict):
+    model: str
+    batch_size: PositiveInt
+    target_f1: Share
+
+
+class ReviewSheet(Strict):
+    sheet: str
+    key: str
+
+
 class HallucigenTranslation(Section):
     KEY = "hallucigen_translation"
     seed: int
@@ -139,6 +151,8 @@ class HallucigenTranslation(Section):
     use_aces: bool
     sizes: Sizes
     balance_tolerance: Count
+    source_blind: SourceBlind
+    review_sheets: list[ReviewSheet]
 
 
 class HallucigenParaphrase(Section):
@@ -150,9 +164,16 @@ class HallucigenParaphrase(Section):
     min_source_chars: Count
     pool_size: PositiveInt
     min_similarity: Share
+    max_added_content: Share
+    max_dropped_content: Share
+    max_added_content_sv: Share
+    encoder: str
+    min_encoder_similarity: Share
     sweparaphrase_files: list[str] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]
     balance_tolerance: Count
+    source_blind: SourceBlind
+    review_sheets: list[ReviewSheet]
 
 
 class HallucigenLlm(Section):

@@ -61,6 +61,27 @@ def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():
     assert det[det["label"]] == "hallucinated" and {det["hyp1"], det["hyp2"]} == {"faithful", "hallucinated"}
 
 
+FAITHFUL = {"min_similarity": 0.3, "max_added_content": 0.4, "max_dropped_content": 0.5, "encoder": "minilm",
+            "min_encoder_similarity": 0.8}
+
+
+def test_faithful_hyp_good_checks_both_directions():
+    from tasks.hallucigen.consistency import faithfulness_failures, one_side_adds
+
+    src = "The council voted in favour of the new stadium after a long debate on its cost to the city."
+    assert faithfulness_failures(src, "After a long debate on its cost to the city, the council voted in favour of "
+                                      "the new stadium.", FAITHFUL) == []
+    assert faithfulness_failures(src, "After a long debate on its cost to the city, the council voted against the "
+                                      "new stadium.", FAITHFUL) == ["reversed_polarity"]
+    assert faithfulness_failures(src, "The council voted.", FAITHFUL) == ["similarity", "dropped_content"]
+    assert faithfulness_failures(src, "The council voted in favour of the new stadium after a long debate on its "
+                                      "cost, which angered local shopkeepers, residents and football supporters.",
+                                 FAITHFUL) == ["added_content"]
+    assert one_side_adds("Iran testar ny missil", "Iran testar ny missil: ISNA", 0.6)
+    assert one_side_adds("Murray vann i London", "Murray vann Wimbledon-titeln i London", 0.6)
+    assert not one_side_adds("Regeringen sänker skatten", "Regeringen sänker skatten", 0.6)
+
+
 def test_consistency_checks():
     src = "In 2004 , Jane Doe bought 3 houses in Leeds ."
     assert failed_checks(src, "Jane Doe bought 3 houses in Leeds in 2004 .", 0.3) == []
@@ -113,15 +134,34 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     items = [{"task": "PG", "src": src,
               "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
              {"task": "PG", "src": src, "hyp": "After a long debate, the committee agreed on next year's budget."},
+             {"task": "PG", "src": src, "hyp": "After a long debate, the committee met in Brussels on Tuesday and "
+                                               "agreed on the budget for the coming year."},
              {"task": "PG", "src": float("nan"), "hyp": "x"}, {"task": "MT", "src": "a", "hyp": "b"}]
     (tmp_path / "shroom" / "s.json").write_text(json.dumps(items))  # NaN src as in the real file
     (tmp_path / "hallucigen" / "pg" / "test_detection_en.csv").write_text(f'id,source,hyp1,hyp2\n0,"{src}",a,b\n')
     params = {"seed": 13, "shroom_files": ["s.json"], "min_source_chars": 50, "pool_size": 10, "min_similarity": 0.3,
-              "types": ["natural", "tense"]}
+              "types": ["natural", "tense"], **FAITHFUL}
     candidates, stats = english_candidates(tmp_path, params, nlp)
     natural = candidates["natural"][0].row
     assert natural["hyp_bad"] == "The committee met in Brussels and agreed on 12 budgets after a debate."
-    assert natural["hyp_good"] == "After a long debate, the committee agreed on next year's budget."
+    assert natural["hyp_good"] == ("After a long debate, the committee met in Brussels on Tuesday and agreed on the "
+                                   "budget for the coming year.")  # the shorter paraphrase drops content
+    assert stats["hyp_good_removed_by_check"] == {"encoder_similarity": 1, "numbers": 1}
     assert natural["edit_detail"] == "shroom:numbers" and natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
     assert stats["published_test_recall"] == 1.0
+
+
+def test_shroom_labels_that_are_not_strings_are_counted_rejects(tmp_path):
+    """["Hallucination"] or 1 is no SHROOM label: a bad_label reject, never a 'not hallucinated' hyp+."""
+    import json
+
+    items = [{"task": "PG", "src": "Source one.", "hyp": "Hyp a.", "label": "Not Hallucination"},
+             {"task": "PG", "src": "Source one.", "hyp": "Hyp b.", "label": ["Hallucination"]},
+             {"task": "PG", "src": "Source one.", "hyp": "Hyp c.", "label": 1},
+             {"task": "PG", "src": "Source two.", "hyp": "Hyp d."}]
+    (tmp_path / "s.json").write_text(json.dumps(items))
+    by_source, tallies = shroom_items(tmp_path, ["s.json"])
+    assert [h["hyp"] for h in by_source["Source one."]] == ["Hyp a."]
+    assert [h["hyp"] for h in by_source["Source two."]] == ["Hyp d."]
+    assert tallies["s.json"] == {"read": 4, "kept": 2, "rejected": 2, "rejected_by_reason": {"bad_label": 2}}

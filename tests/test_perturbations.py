@@ -14,7 +14,7 @@ EN = ("In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998
 FR = "En 1997, elle est apparue à Paris avec son frère et a parcouru 25 km vers le nord en mars."
 DE = "Im März 1997 war er mit seinem Bruder 25 km nördlich von Berlin und hat dort drei Jahre gelebt."
 SV = "Han är en stor man som bor 25 km norr om Stockholm sedan 1997 med sin bror."
-POOL = {"PERSON": ["John Smith"], "GPE": ["Paris"], "LOC": ["Nice"], "NAME": ["Uppsala"]}
+POOL = {"PERSON": ["John Smith"], "GPE@to": ["Paris"], "GPE@von": ["Paris"], "LOC@à": ["Nice"], "NAME@om": ["Uppsala"]}
 
 
 @pytest.fixture(scope="module")
@@ -34,27 +34,26 @@ def run(type_, text, lang, doc=None, ents=(), seed="1"):
 
 
 EXPECTED = {
-    "en": [("addition", "insert:last year", "moved 25 km north to Leeds last year ."),
+    "en": [("addition", "insert:after a short illness", "to Leeds after a short illness ."),
            ("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
            ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
-           ("pronoun", "her->their", "their brother"), ("antonym", "north->south", "25 km south"),
+           ("pronoun", "her->my", "in 1998 my brother"), ("antonym", "north->south", "25 km south"),
            ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
-    "fr": [("addition", "insert:pour la première fois", "en mars pour la première fois."),
+    "fr": [("addition", "insert:après une courte maladie", "en mars après une courte maladie."),
            ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
-           ("gender", "frère->sœur", "son sœur"), ("pronoun", "son->leur", "leur frère"),
+           ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->mon", "avec mon frère"),
            ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
            ("negation", "insert:n'est pas", "elle n'est pas apparue")],
-    "de": [("addition", "insert:zum ersten Mal", "gelebt zum ersten Mal."), ("number", "25->26", "26 km"),
+    "de": [("addition", "insert:nach kurzer Krankheit", "drei Jahre nach kurzer Krankheit gelebt."), ("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
-           ("gender", "Bruder->Schwester", "seinem Schwester"), ("pronoun", "seinem->unserem", "unserem Bruder"),
-           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er"),
-           ("negation", "insert:war nicht", "1997 war nicht er")],
-    "sv": [("addition", "insert:för första gången", "sin bror för första gången."),
+           ("gender", "Bruder->Schwester", "mit seiner Schwester 25"), ("pronoun", "seinem->meinem", "mit meinem Bruder"),
+           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er")],
+    "sv": [("addition", "insert:återigen", "Han är återigen en stor man"),
            ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
-           ("gender", "man->kvinna", "stor kvinna"), ("pronoun", "Han->De", "De är en"),
+           ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->Jag", "Jag är en"),
            ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en"),
            ("negation", "insert:är inte", "Han är inte en")],
 }
@@ -86,9 +85,15 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     ("named-entity", "Han är glad.", "sv", "no_entity"),
     ("natural", "Anything at all.", "en", "needs_model_output"),
     ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
+    ("negation", "Im März 1997 war er in Berlin.", "de", "inverted_subject"),  # not 'war nicht er'
 ])
 def test_inapplicable_types_skip_with_a_reason(type_, text, lang, reason):
     assert run(type_, text, lang) == Skip(reason)
+
+
+def test_swedish_subordinate_clauses_put_negation_before_the_verb():
+    text = "Han frågade om jag hade haft tid."
+    assert run("negation", text, "sv").bad == "Han frågade om jag inte hade haft tid."
 
 
 def test_negation_rules_remove_existing_negations():
@@ -107,3 +112,118 @@ def test_unknown_type_is_an_error():
     with pytest.raises(ValueError, match="unknown hallucination type"):
         run("spelling", EN, "en")
     assert len(TYPES) == 11
+
+
+@pytest.mark.parametrize("text,bad", [
+    ("Il a rendu visite à son père.", "Il a rendu visite à sa mère."),
+    ("Un garçon est venu au château.", "Une fille est venue au château."),
+    ("Il est né en 1950 à Lyon.", "Elle est née en 1950 à Lyon."),
+    ("Le jeune acteur américain est devenu célèbre.", "La jeune actrice américaine est devenue célèbre."),
+    ("Elle parle de la mère de Paul.", "Elle parle du père de Paul."),
+    ("Elle a vu l'oncle.", "Elle a vu la tante."),
+    ("Les frères sont partis.", "Les sœurs sont parties."),
+])
+def test_french_gender_edits_rewrite_the_agreeing_group(text, bad, fr_nlp):
+    assert run("gender", text, "fr", fr_nlp(text)).bad == bad
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("Il fut confirmé en 1520 et dissous en 1540.", "no_personal_referent"),  # a monastery, not a person
+    ("Paul est le fils de Marie.", "predicate_noun"),
+])
+def test_french_gender_skips_impersonal_pronouns_and_predicates(text, reason, fr_nlp):
+    assert run("gender", text, "fr", fr_nlp(text)) == Skip(reason)
+
+
+@pytest.mark.parametrize("text,bad", [
+    ("Er wohnte mit seinem Vater in Berlin.", "Er wohnte mit seiner Mutter in Berlin."),
+    ("Der Schauspieler spielte in dem Film.", "Die Schauspielerin spielte in dem Film."),
+    ("Sie sprach mit dem jungen Schauspieler.", "Sie sprach mit der jungen Schauspielerin."),
+    ("Er traf den alten König.", "Er traf die alte Königin."),
+    ("Sie war die Tochter eines Grafen.", "Sie war die Tochter einer Gräfin."),
+    ("Die Mutter der Prinzessin starb.", "Der Vater der Prinzessin starb."),  # sentence-initial: nominative
+])
+def test_german_gender_edits_follow_case_and_gender_of_the_noun_lexicon(text, bad):
+    assert run("gender", text, "de").bad == bad
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("Er ist der Sohn von Karl.", "predicate_noun"),
+    ("Er half der Mutter.", "ambiguous_case"),  # dative or genitive: dem Vater or des Vaters
+    ("Frau Müller kam.", "title"),
+    ("Er war der erste Kaiser, der regierte.", "relative_clause"),
+])
+def test_german_gender_skips_what_agreement_cannot_resolve(text, reason):
+    assert run("gender", text, "de") == Skip(reason)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Vi har en son.", "Vi har en dotter."),
+    ("Den unge mannen kom.", "Den unga kvinnan kom."),
+    ("Man kan se det.", Skip("not_a_noun")),
+    ("Det är en stor man.", Skip("predicate_noun")),
+])
+def test_swedish_gender_edits(text, expected):
+    result = run("gender", text, "sv")
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_gender_clash_checks_find_determiner_noun_disagreement():
+    from tasks.edits.gender_de import determiner_clashes as de
+    from tasks.edits.gender_fr import determiner_clashes as fr
+
+    assert fr("le mère et une garçon, son mère, son épouse, l'oncle, la mère") == ["le mère", "une garçon", "son mère"]
+    assert de("Er kam mit seinem Mutter und dem Schauspielerin zu der Tochter des Vaters.") == [
+        "seinem Mutter", "dem Schauspielerin"]
+
+
+def test_named_entities_keep_kind_and_genitive():
+    text = "Tjänsten lanserades av RealNetworks digitala avdelning i Stockholm."
+    pool = {"NAME@av": ["Hyundai", "Volvo Cars"], "NAME@i": ["Malmö"]}
+    start = text.index("RealNetworks")
+    result = perturb("named-entity", text, Context("sv", random.Random("3"), None, [(start, start + 12, "NAME")], pool))
+    assert result.bad == "Tjänsten lanserades av Hyundais digitala avdelning i Stockholm."
+    river = "The Danube flows through Vienna ."
+    pool = {"LOC@the": ["Rhine"], "ORG@the": ["Windows"], "GPE@through": ["Budapest"]}
+    result = perturb("named-entity", river, Context("en", random.Random("1"), None, [(4, 10, "LOC")], pool))
+    assert result.bad == "The Rhine flows through Vienna ."
+
+
+def test_pools_hold_plausible_names_only():
+    from tasks.hallucigen.entities import pool_of
+
+    text = "Il a joué dans Parti populaire de Galice est une mini-série et à Paris."
+    spans = [(15, text.index(" et"), "ORG"), (text.index("Paris"), text.index("Paris") + 5, "LOC")]
+    assert pool_of([(text, spans)], "fr") == {"LOC@à": ["Paris"]}
+
+
+@pytest.mark.parametrize("type_,text,lang,expected", [
+    ("conversion", "En 1914, M. Todoroff quitta Sofia.", "fr", Skip("no_candidate")),
+    ("conversion", "La tour mesure 25 m de haut.", "fr", "La tour mesure 25 pieds de haut."),
+    ("number", "1. Il est parti le 30 juillet.", "fr", "1. Il est parti le 31 juillet."),
+    ("tense", "He was born in 1524 in Florence and died there .", "en", "He is born in 1524 in Florence and died there ."),
+])
+def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
+    doc = en_full(text) if lang == "en" else fr_nlp(text)
+    result = run(type_, text, lang, doc)
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+@pytest.mark.parametrize("text,lang,expected", [
+    ("Er sagte, dass er die Stadt verlassen hat.", "de", "Er sagte, dass er die Stadt im Auftrag der Stadt verlassen hat."),
+    ("Sie wohnt in Berlin, Hamburg und Bremen.", "de", Skip("no_insertion_point")),
+    ('He said : " I will stay . "', "en", Skip("no_insertion_point")),
+    ("I dag är han glad.", "sv", Skip("no_insertion_point")),
+    ("Hon bor i Stockholm.", "sv", "Hon bor på morgonen i Stockholm."),
+])
+def test_additions_go_where_the_grammar_allows(text, lang, expected):
+    result = perturb("addition", text, Context(lang, random.Random("7"), None, [], POOL))
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_acronyms_replace_acronyms_only():
+    text = "Vad ville de tala om med James?"
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN", "Baxter"]})
+    assert perturb("named-entity", text, ctx).bad == "Vad ville de tala om med Baxter?"
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN"]})
+    assert perturb("named-entity", text, ctx) == Skip("no_same_kind")

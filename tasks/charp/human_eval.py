@@ -5,9 +5,6 @@ normalised judge-vs-human contingency heatmap (CHARP Figure 2). Agreement is com
 (item, category) decisions of the checklist."""
 from __future__ import annotations
 
-import csv
-import hashlib
-import random
 from itertools import combinations
 from pathlib import Path
 
@@ -18,13 +15,15 @@ from tasks.charp.cells import Cell
 from tasks.charp.formatting import history_lines
 from tasks.errors import InputError
 from tasks.io import atomic_path
+from tasks.sheets import item_id as sheet_item_id
+from tasks.sheets import read_filled_sheet, write_blind_sheet
 
 CATS = [f"cat_{c}" for c in range(1, 8)]
 SHEET_FIELDS = ["item", "history", "knowledge", "response", "prediction", *CATS]
 
 
 def item_id(cell: Cell, turn_id: str) -> str:
-    return hashlib.sha256(f"{cell}|{turn_id}".encode()).hexdigest()[:12]
+    return sheet_item_id(str(cell), turn_id)
 
 
 def sheet_items(cells: dict[Cell, tuple[list[dict], list[str]]], per_cell: int | None) -> list[dict]:
@@ -35,41 +34,21 @@ def sheet_items(cells: dict[Cell, tuple[list[dict], list[str]]], per_cell: int |
 
 def export_sheet(items: list[dict], seed: int, sheet: Path, key: Path) -> None:
     """items: {cell, turn, prediction}. The sheet shows no system; the key maps items back."""
-    rows = sorted(items, key=lambda it: item_id(it["cell"], it["turn"]["id"]))
-    random.Random(f"{seed}:sheet").shuffle(rows)
-    with atomic_path(sheet) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, SHEET_FIELDS)
-        w.writeheader()
-        for it in rows:
-            t = it["turn"]
-            w.writerow({"item": item_id(it["cell"], t["id"]),
-                        "history": "\n".join(history_lines(t["history"])),
-                        "knowledge": t["knowledge"], "response": t["response"], "prediction": it["prediction"],
-                        **{c: "" for c in CATS}})
-    with atomic_path(key) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, ["item", "system", "cell", "turn_id"])
-        w.writeheader()
-        for it in rows:
-            w.writerow({"item": item_id(it["cell"], it["turn"]["id"]), "system": it["cell"].system,
-                        "cell": str(it["cell"]), "turn_id": it["turn"]["id"]})
+    rows = [{"item": item_id(it["cell"], it["turn"]["id"]), "history": "\n".join(history_lines(it["turn"]["history"])),
+             "knowledge": it["turn"]["knowledge"], "response": it["turn"]["response"], "prediction": it["prediction"],
+             "system": it["cell"].system, "cell": str(it["cell"]), "turn_id": it["turn"]["id"]} for it in items]
+    write_blind_sheet(rows, SHEET_FIELDS, ["item", "system", "cell", "turn_id"], seed, sheet, key)
 
 
 def read_sheet(path: Path) -> dict[str, frozenset[int]]:
     """{item: ticked categories} of a filled sheet; a tick is 1/x/yes/true; rows with no tick are errors."""
-    if not Path(path).is_file():
-        raise InputError(f"{path}: annotation sheet not found")
     out = {}
-    with open(path, encoding="utf-8", newline="") as fh:
-        for n, row in enumerate(csv.DictReader(fh), 2):
-            if not row.get("item") or any(c not in row for c in CATS):
-                raise InputError(f"{path}: row {n}: missing item id or category columns")
-            ticked = frozenset(k for k, c in enumerate(CATS, 1)
-                               if str(row[c]).strip().lower() in ("1", "x", "yes", "true"))
-            if not ticked:
-                raise InputError(f"{path}: row {n}: item {row['item']} has no category ticked")
-            if row["item"] in out:
-                raise InputError(f"{path}: row {n}: duplicate item {row['item']}")
-            out[row["item"]] = ticked
+    for n, row in read_filled_sheet(path, CATS):
+        ticked = frozenset(k for k, c in enumerate(CATS, 1)
+                           if str(row[c]).strip().lower() in ("1", "x", "yes", "true"))
+        if not ticked:
+            raise InputError(f"{path}: row {n}: item {row['item']} has no category ticked")
+        out[row["item"]] = ticked
     return out
 
 

@@ -1,12 +1,12 @@
 """Detectors by params: detect.detectors maps a name to {kind, ...}; kinds: nli, llm_prompt, similarity,
-consistency, cross_encoder, learned, vote. Optional per detector: langpairs (only these directions/languages) and
-max_per_langpair (a seeded subsample, for slow detectors on CPU); int8 (encoder models: dynamic int8
-quantisation on CPU); enabled (default true)."""
+consistency, cross_encoder, learned, fluency (source-blind), vote. Optional per detector: langpairs (only these
+directions/languages) and max_per_langpair (a seeded subsample, for slow detectors on CPU); int8 (encoder models:
+dynamic int8 quantisation on CPU); enabled (default true)."""
 from __future__ import annotations
 
 from tasks.errors import PipelineError
 
-MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned"}  # run as gpu-tagged tasks
+MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # run as gpu-tagged tasks
 KINDS = MODEL_KINDS | {"consistency", "vote"}
 
 
@@ -45,6 +45,9 @@ def build_detector(name: str, spec: dict, llm_params: dict | None = None):
     if kind == "similarity":
         from tasks.detectors.similarity import SimilarityDetector
         return SimilarityDetector(name, spec["model"], **model_args)
+    if kind == "fluency":  # source-blind: the hypothesis-only artifact check
+        from tasks.detectors.hypothesis_only import FluencyDetector
+        return FluencyDetector(name, spec.get("model", "smollm2"), spec.get("batch_size", 16))
     if kind == "consistency":
         from tasks.detectors.consistency import ConsistencyDetector
         return ConsistencyDetector(name)

@@ -12,15 +12,21 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from tasks.edits import lexicons
+from tasks.edits.gender_de import gender_de
+from tasks.edits.gender_fr import gender_fr
+from tasks.edits.gender_sv import gender_sv
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span, swap_match
-from tasks.edits.tense import random_tense_edit
+from tasks.edits.tense import TENSES, random_tense_edit, tense_edit
 
 TYPES = ("addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym", "tense",
          "negation", "natural")
 YEAR = re.compile(r"(?<![\w.,])(1[0-9]{3}|20[0-9]{2})(?![\w])")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
+LAST_PAST_YEAR = 2023  # the sources are older: a year up to this one is in the past
+FUTURE = re.compile(r"\b(?:will|shall|'ll|wird|werden|wirst|sera|seront|serai|kommer att|ska|skall)\b", re.IGNORECASE)
+HEDGES = {"say", "suggest", "seem", "appear", "believe", "think", "claim", "report", "note", "argue", "state"}
 
 
 @dataclass
@@ -35,21 +41,40 @@ class Context:
     entity_pool: dict[str, list[str]] = field(default_factory=dict)
 
 
+def _is_list_number(text: str, m: re.Match) -> bool:
+    """List numbering: a number opening the text or a line, followed by '.' or ')', or written '(3)'."""
+    before, after = text[:m.start()], text[m.end():]
+    opens = before.strip() == "" or before.endswith("\n") or before.rstrip().endswith((":", ";"))
+    return (opens and after[:1] in (".", ")")) or (before.endswith("(") and after.startswith(")"))
+
+
+def _is_day(text: str, m: re.Match, lang: str) -> bool:
+    """A day of the month: next to a month name ('July 4', '4 juillet', '4. Juli')."""
+    pat = lexicons.pattern("months", lang)
+    if pat is None:
+        return False
+    after = re.match(r"\.?\s+(\w+)", text[m.end():])
+    before = re.search(r"(\w+)\s+$", text[:m.start()])
+    return any(w is not None and pat.fullmatch(w.group(1)) for w in (after, before))
+
+
 def number(text: str, ctx: Context) -> Edit | Skip:
-    """Change a number (not a year), keeping its digit count and separators; else a number word."""
-    matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0))]
+    """Change a number (not a year, not list numbering), keeping its digit count and separators and, for
+    a day of the month, the range 1-31; else a number word."""
+    matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)]
     if not matches:
         return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.pairs("numbers", ctx.lang),
                           "number", ctx.rng)
     m = ctx.rng.choice(matches)
     digits = re.sub(r"\D", "", m.group(0))
     value = int(digits)
+    low, high = (1, 31) if _is_day(text, m, ctx.lang) else (1, 10 ** len(digits) - 1)
     step = ctx.rng.choice([1, 2, 3, 5]) * 10 ** max(0, len(digits) - 2)
-    new_value = next((v for v in (value + step, value - step) if v > 0 and len(str(v)) == len(str(value))), None)
-    if new_value is None:
-        last = int(digits[-1])
-        new_value = int(digits[:-1] + str((last + ctx.rng.randint(1, 8)) % 10))
-    new_digits = iter(str(new_value).zfill(len(digits)))
+    valid = [v for v in (value + step, value - step, value + 1, value - 1)
+             if low <= v <= high and len(str(v)) == len(str(value)) and v != value]
+    if not valid:
+        return Skip("no_valid_value")
+    new_digits = iter(str(valid[0]).zfill(len(digits)))
     new = "".join(next(new_digits) if c.isdigit() else c for c in m.group(0))
     return replace_span(text, m.start(), m.end(), new, "number", f"{m.group(0)}->{new}")
 
@@ -65,36 +90,91 @@ def date(text: str, ctx: Context) -> Edit | Skip:
         return Skip("no_candidate")
     kind, m = ctx.rng.choice(candidates)
     if kind == "year":
-        new = str(int(m.group(0)) + ctx.rng.choice([d for d in range(-10, 11) if d]))
+        year = int(m.group(0))
+        shifts = [d for d in range(-10, 11) if d and (year > LAST_PAST_YEAR or year + d <= LAST_PAST_YEAR)]
+        new = str(year + ctx.rng.choice(shifts))
     else:
         new = match_case(m.group(0), ctx.rng.choice([w for w in months if w.lower() != m.group(0).lower()]))
     return replace_span(text, m.start(), m.end(), new, "date", f"{m.group(0)}->{new}")
 
 
+GENITIVE_STOP = {"sv": {"är", "var", "har", "hade", "och", "i", "på", "som", "till", "med", "för", "om", "från", "av",
+                         "kan", "ska", "blev", "blir", "men", "eller", "att", "vid", "under", "efter", "mot", "sa"},
+                  "de": {"ist", "war", "hat", "hatte", "und", "in", "im", "an", "am", "auf", "mit", "von", "zu", "für",
+                         "aus", "bei", "nach", "oder", "aber", "wurde", "wird", "als", "sind", "waren", "der", "die"}}
+PERSON_LABELS = {"PERSON", "PER"}
+
+
+def genitive(text: str, start: int, end: int, lang: str) -> bool:
+    """A Swedish or German genitive name: ending in -s and followed by a lower-case word that is no verb or
+    function word ('RealNetworks digitala tjänster', 'Ottos Bruder' is capitalised: not caught)."""
+    nxt = re.match(r"\s+(\w+)", text[end:])
+    return (lang in GENITIVE_STOP and text[start:end].endswith("s") and nxt is not None and nxt.group(1).islower()
+            and nxt.group(1) not in GENITIVE_STOP[lang])
+
+
+def entity_kind(text: str, start: int, label: str) -> str:
+    """The pool key of an entity: persons by label; other entities by label and the word before them
+    (a river after 'the river', a city after 'in'), so a swap keeps the kind of thing named."""
+    if label in PERSON_LABELS:
+        return label
+    prev = re.search(r"(\w+)\W*$", text[:start])
+    return f"{label}@{prev.group(1).lower() if prev else ''}"
+
+
 def named_entity(text: str, ctx: Context) -> Edit | Skip:
-    """Swap a named entity for another of the same label from the corpus pool."""
-    options = [(s, e, label) for s, e, label in ctx.entities
-               if any(p != text[s:e] for p in ctx.entity_pool.get(label, []))]
+    """Swap a named entity for another of the same label and kind from the corpus pool, with as many
+    words as the original; a genitive -s is kept. A person of two or more words keeps the first name (and
+    with it the gender the sentence may show) and gets another surname; a person named right after a
+    gendered noun is left."""
+    gendered = {w.lower() for row in lexicons.rows("gender", ctx.lang) for w in row}
+    options, reasons = [], []
+    for start, end, label in ctx.entities:
+        span = text[start:end]
+        is_gen = genitive(text, start, end, ctx.lang)
+        base = span[:-1] if is_gen else span
+        before = re.findall(r"\w+", text[:start].lower())[-3:]
+        if label in PERSON_LABELS and gendered & set(before):
+            reasons.append("gendered_context")
+            continue
+        pool = ctx.entity_pool.get(entity_kind(text, start, label), [])
+        if label in PERSON_LABELS and len(base.split()) > 1:
+            start += len(base) - len(base.split()[-1])
+            base = base.split()[-1]
+            pool = sorted({p.split()[-1] for p in pool if len(p.split()) > 1 and len(p.split()[-1]) > 2})
+        pool = [p for p in pool if p not in (base, span) and len(p.split()) == len(base.split())
+                and p.isupper() == base.isupper() and not (is_gen and p.endswith(("s", "x", "z")))]
+        if not pool:
+            reasons.append("no_same_kind")
+            continue
+        options.append((start, end, label, is_gen, pool))
     if not options:
-        return Skip("no_entity" if not ctx.entities else "no_pool_alternative")
-    start, end, label = ctx.rng.choice(options)
-    new = ctx.rng.choice(sorted({p for p in ctx.entity_pool[label] if p != text[start:end]}))
+        return Skip("no_entity" if not ctx.entities else reasons[0])
+    start, end, label, is_gen, pool = ctx.rng.choice(options)
+    new = ctx.rng.choice(sorted(pool)) + ("s" if is_gen else "")
     return replace_span(text, start, end, new, "named-entity", f"{label}:{text[start:end]}->{new}")
 
 
 def conversion(text: str, ctx: Context) -> Edit | Skip:
-    """Change a unit that follows a number, without converting the value (km -> miles, °C -> °F, ...)."""
+    """Change a unit written exactly as listed right after a number, without converting the value (km ->
+    miles, °C -> °F, ...): '25 km', '3,5 m'; not 'En 1914, M.'."""
+    units = {a for a, _ in lexicons.rows("units", ctx.lang)}
     return swap_match(text, lexicons.pattern("units", ctx.lang), lexicons.pairs("units", ctx.lang), "conversion",
-                      ctx.rng, keep=lambda m: re.search(r"\d[\d.,]*\s?$", text[:m.start()]) is not None)
+                      ctx.rng, keep=lambda m: m.group(0) in units
+                      and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None)
 
 
 def _tagged_swap(text: str, ctx: Context, name: str, her: dict[str, str], type_: str) -> Edit | Skip:
-    """Word swap from list ``name``; in English 'her' follows its Penn tag (``her`` maps tag -> word)."""
+    """Word swap from list ``name``; with a Doc only determiners and pronouns are swapped (French 'son' the
+    noun is not), and English 'her' follows its Penn tag (``her`` maps tag -> word)."""
     table = lexicons.pairs(name, ctx.lang)
-    if ctx.lang != "en" or ctx.doc is None:
+    if ctx.doc is None:
         return swap_match(text, lexicons.pattern(name, ctx.lang), table, type_, ctx.rng)
-    options = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
-               if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+    if ctx.lang == "en":
+        options = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
+                   if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+    else:
+        options = [(t, table[t.lower_]) for t in ctx.doc if t.lower_ in table and t.pos_ in ("DET", "PRON")]
     if not options:
         return Skip("no_candidate")
     tok, new = ctx.rng.choice(options)
@@ -103,13 +183,21 @@ def _tagged_swap(text: str, ctx: Context, name: str, her: dict[str, str], type_:
 
 
 def gender(text: str, ctx: Context) -> Edit | Skip:
-    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...)."""
+    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in French, German and
+    Swedish with the agreeing words (tasks/edits/gender_<lang>.py)."""
+    if ctx.lang == "fr":
+        return gender_fr(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc")
+    if ctx.lang == "de":
+        return gender_de(text, ctx.rng)
+    if ctx.lang == "sv":
+        return gender_sv(text, ctx.rng)
     return _tagged_swap(text, ctx, "gender", {"PRP$": "his", "PRP": "him"}, "gender")
 
 
 def pronoun(text: str, ctx: Context) -> Edit | Skip:
-    """Change a pronoun's person or number (his -> their, me -> us, ...)."""
-    return _tagged_swap(text, ctx, "pronoun", {"PRP$": "their", "PRP": "them"}, "pronoun")
+    """Change a pronoun's person (his -> my, them -> us, son -> mon), never to a form that may mean the same
+    (their, leur)."""
+    return _tagged_swap(text, ctx, "pronoun", {"PRP$": "my", "PRP": "me"}, "pronoun")
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
@@ -118,30 +206,102 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
                       ctx.rng)
 
 
+DE_SUBJECTS = {"er", "sie", "es", "ich", "wir", "ihr", "man", "du"}
+SV_SUBORDINATORS = {"att", "om", "som", "när", "eftersom", "medan", "innan", "fast", "därför", "ifall", "då", "tills",
+                    "sedan", "fastän", "trots"}
+
+
+def sv_subordinate(text: str, at: int) -> bool:
+    """A Swedish finite verb at ``at`` inside a subordinate clause: a subordinator among the three words
+    before it ('om jag hade haft' -> 'om jag inte hade haft')."""
+    return bool(SV_SUBORDINATORS & set(re.findall(r"\w+", text[:at].lower())[-3:]))
+
+
+SV_SUBJECTS = {"han", "hon", "den", "det", "de", "vi", "jag", "du", "man", "ni", "hen"}
+DE_CLOSERS = {"und", "oder", "aber", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "zu",
+              "in", "an", "von", "mit", "nicht"}
+
+
+def _insert(text: str, at: int, phrase: str) -> Edit:
+    """Insert ``phrase`` at ``at`` (a word boundary); the span covers the next word, so the diff stays inside."""
+    word = re.match(r"\S*", text[at:])
+    return replace_span(text, at, at + word.end(), f"{phrase} {word.group(0)}", "addition", f"insert:{phrase}")
+
+
+def _append(text: str, phrase: str) -> Edit | Skip:
+    """After the last word, unless the sentence ends in a quote, a bracket or a number."""
+    end = re.search(r"\s*[.!?]*\s*$", text).start()
+    if end == 0 or not text[end - 1].isalpha():
+        return Skip("no_insertion_point")
+    word = re.search(r"\S*$", text[:end])  # the span covers the last word, so the word diff stays inside it
+    return replace_span(text, word.start(), end, f"{word.group(0)} {phrase}", "addition", f"insert:{phrase}")
+
+
 def addition(text: str, ctx: Context) -> Edit | Skip:
-    """Insert content the source does not support: an adjective before a determined noun (English), or a
-    short adverbial before the final punctuation."""
+    """Insert content the source does not support where the grammar allows, drawn from varied lists:
+    English an adjective before a determined noun or an adverbial after the last word; French an
+    adverbial after the last word; German an adverbial before the verbs closing a verb-final clause (or
+    after the noun ending a one-clause sentence); Swedish an adverbial after the finite verb (V2)."""
+    phrase = ctx.rng.choice(lexicons.words("additions", ctx.lang)) if lexicons.words("additions", ctx.lang) else None
     if ctx.lang == "en" and ctx.doc is not None and ctx.rng.random() < 0.5:
         nouns = [t for t in ctx.doc if t.tag_ in ("NN", "NNS") and t.i > 0 and ctx.doc[t.i - 1].dep_ == "det"
                  and ctx.doc[t.i - 1].head.i == t.i and t.text.islower()]
         if nouns:
             tok = ctx.rng.choice(nouns)
             adj = ctx.rng.choice(lexicons.words("additions_adj", "en"))
-            return replace_span(text, tok.idx, tok.idx, f"{adj} ", "addition", f"insert:{adj}")
-    phrases = lexicons.words("additions", ctx.lang)
-    if not phrases:
+            det = ctx.doc[tok.i - 1]
+            if det.lower_ in ("a", "an"):  # the article follows the adjective's first sound
+                article = "an" if adj[0].lower() in "aeiou" else "a"
+                return replace_span(text, det.idx, tok.idx + len(tok.text), f"{match_case(det.text, article)} {adj} "
+                                    f"{tok.text}", "addition", f"insert:{adj}")
+            return _insert(text, tok.idx, adj)
+    if phrase is None:
         return Skip("no_candidate")
-    phrase = ctx.rng.choice(phrases)
-    end = re.search(r"\s*[.!?]*\s*$", text).start()
-    word = re.search(r"\S*$", text[:end])  # the span covers the last word, so the word diff stays inside it
-    return replace_span(text, word.start(), end, word.group(0) + phrase, "addition", f"insert:{phrase.strip()}")
+    if ctx.lang == "sv":
+        verbs = NEGATION_RULES["sv"][1]
+        m = re.match(r"(?:" + "|".join(SV_SUBJECTS) + r") (\w+) (\w+)", text, re.IGNORECASE) or re.search(
+            r"(?<=\w )(" + "|".join(verbs) + r") (\w+)", text)
+        if not m or m.group(2).lower() in SV_SUBJECTS:
+            return Skip("no_insertion_point")
+        if sv_subordinate(text, m.start(1)):
+            return _insert(text, m.start(1), phrase)  # subordinate clause: the adverbial precedes the verb
+        return _insert(text, m.start(2), phrase)
+    if ctx.lang == "de":
+        words = list(re.finditer(r"[\w-]+", text))
+        k = len(words)
+        while k > 0 and words[k - 1].group(0).islower() and words[k - 1].group(0) not in DE_CLOSERS and len(words) - k < 3:
+            k -= 1
+        if k < len(words):
+            return _insert(text, words[k].start(), phrase) if k > 0 else Skip("no_insertion_point")
+        return _append(text, phrase) if "," not in text else Skip("no_insertion_point")
+    return _append(text, phrase)
+
+
+def future_with_past_date(edit: Edit) -> bool:
+    """A tense edit that makes a future next to a year long past ('will' ... 'in 1524')."""
+    years = [int(y) for y in YEAR.findall(edit.bad)]
+    return bool(FUTURE.search(edit.target)) and any(y <= LAST_PAST_YEAR for y in years)
 
 
 def tense(text: str, ctx: Context) -> Edit | Skip:
-    """English: the verb-group tense edit of the foundation stage; others: auxiliary and verb swaps."""
+    """English: the verb-group tense edit of the foundation stage, not on a hedge verb (say, seem, ...);
+    others: auxiliary and verb swaps. No future next to an explicit past year."""
     if ctx.lang == "en":
-        return random_tense_edit(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc")
-    return swap_match(text, lexicons.pattern("tense", ctx.lang), lexicons.pairs("tense", ctx.lang), "tense", ctx.rng)
+        if ctx.doc is None:
+            return Skip("needs_doc")
+        root = next((t for t in ctx.doc if t.dep_ == "ROOT"), None)
+        if root is not None and root.lemma_ in HEDGES and any(c.dep_ in ("ccomp", "xcomp") for c in root.children):
+            return Skip("hedge_verb")
+        result = random_tense_edit(ctx.doc, ctx.rng)
+        if isinstance(result, Edit) and future_with_past_date(result):
+            others = [tense_edit(ctx.doc, t) for t in TENSES if t != "future"]
+            result = next((r for r in others if isinstance(r, Edit)), Skip("future_with_past_date"))
+    else:
+        result = swap_match(text, lexicons.pattern("tense", ctx.lang), lexicons.pairs("tense", ctx.lang), "tense",
+                            ctx.rng)
+    if isinstance(result, Edit) and future_with_past_date(result):
+        return Skip("future_with_past_date")
+    return result
 
 
 NEGATION_RULES = {
@@ -171,8 +331,13 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
     if not m:
         return Skip("no_finite_verb")
     verb = m.group(1)
+    following = re.match(r"\s+(\w+)", text[m.end():])
+    if ctx.lang == "de" and following and following.group(1).lower() in DE_SUBJECTS:
+        return Skip("inverted_subject")  # 'war er': nicht would go after the subject, not the verb
     if ctx.lang == "fr":
         new = (f"n'{verb} pas" if verb[0] in "aeéiouh" else f"ne {verb} pas")
+    elif ctx.lang == "sv" and sv_subordinate(text, m.start()):
+        new = f"inte {verb}"  # subordinate clause: the negation precedes the finite verb
     else:
         new = f"{verb} {'nicht' if ctx.lang == 'de' else 'inte'}"
     return replace_span(text, m.start(), m.end(), new, "negation", f"insert:{new}")

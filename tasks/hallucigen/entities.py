@@ -34,10 +34,28 @@ def name_spans(text: str) -> list[tuple[int, int, str]]:
             if m.start() > 0 and len(m.group(0)) >= 3 and not re.search(r"[.!?:\"]\s*$", text[:m.start()])]
 
 
-def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]]) -> dict[str, list[str]]:
-    """label -> sorted distinct entity strings."""
+def plausible_name(name: str) -> bool:
+    """A name of one to four words, each capitalised or a short particle (de, von, of, the): no clause
+    that NER swept in ('Parti populaire de Galice est une mini-série')."""
+    words = name.split()
+    if name.endswith(("'s", "’s", "'")) or len(name) < 4:
+        return False  # a genitive form or a short capitalised word ('Gud', 'Ms')
+    return 1 <= len(words) <= 4 and words[0][:1].isupper() and all(
+        w[:1].isupper() or w[:1].isdigit() or w.lower() in PARTICLES for w in words)
+
+
+PARTICLES = {"de", "du", "des", "la", "le", "les", "von", "van", "der", "den", "of", "the", "and", "af", "i", "d'"}
+
+
+def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], lang: str = "") -> dict[str, list[str]]:
+    """Pool key (entity_kind: the label, and for non-persons the word before) -> sorted distinct plausible
+    names; genitive forms (sv, de: 'RealNetworks digitala') are not pooled."""
+    from tasks.edits.library import entity_kind, genitive
+
     pool: dict[str, set] = {}
     for text, spans in spans_by_text:
         for start, end, label in spans:
-            pool.setdefault(label, set()).add(text[start:end])
-    return {label: sorted(v) for label, v in sorted(pool.items())}
+            name = text[start:end]
+            if plausible_name(name) and not genitive(text, start, end, lang):
+                pool.setdefault(entity_kind(text, start, label), set()).add(name)
+    return {key: sorted(v) for key, v in sorted(pool.items())}

@@ -9,7 +9,9 @@ from prefect import task
 from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from tasks.hallucigen.review import review_card_lines
 from tasks.hallucigen.select import check_gates, detection_row
+from tasks.hallucigen.source_blind import card_lines
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.schemas import HALLUCIGEN_DETECTION, HALLUCIGEN_GENERATION
 from tasks.share.hub_card import HALLUCIGEN_CITATION, hallucigen_metadata, write_hub_files
@@ -18,6 +20,27 @@ from tasks.share.hub_card import HALLUCIGEN_CITATION, hallucigen_metadata, write
 def type_table(rows: list[dict]) -> list[dict]:
     counts = Counter((r["split"], r["langpair"], r["type"]) for r in rows)
     return [{"split": s, "langpair": lp, "type": t, "examples": n} for (s, lp, t), n in sorted(counts.items())]
+
+
+def exhausted_lines(stats: dict) -> list[str]:
+    """Types whose candidate pool ran out, per direction/language (their counts are below the others)."""
+    groups = stats.get("directions") or {k: v for k, v in stats.items() if isinstance(v, dict) and "exhausted_types" in v}
+    out = ["Types whose pool ran out (fewer examples; candidate counts in the metrics):", ""]
+    out += [f"- {g}: {', '.join(v['exhausted_types']) or 'none'}" for g, v in sorted(groups.items())
+            if "exhausted_types" in v]
+    return out
+
+
+def faithful_lines(stats: dict) -> list[str]:
+    """How many hyp+ candidates each faithfulness check removed (paraphrase)."""
+    out = []
+    for lang, lang_stats in sorted(stats.items()):
+        if isinstance(lang_stats, dict) and "hyp_good_removed_by_check" in lang_stats:
+            removed = ", ".join(f"{k} {v}" for k, v in lang_stats["hyp_good_removed_by_check"].items())
+            out.append(f"- {lang}: SHROOM paraphrases removed as hyp+, by check (one may fail several): {removed}")
+        if isinstance(lang_stats, dict) and "removed_one_side_adds" in lang_stats:
+            out.append(f"- {lang}: pairs removed because one side adds content: {lang_stats['removed_one_side_adds']}")
+    return ["", "Faithful hyp+:", "", *out] if out else []
 
 
 def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
@@ -35,6 +58,11 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
+    lines += ["", *exhausted_lines(stats), *faithful_lines(stats)]
+    if "source_blind" in stats:
+        lines += ["", *card_lines(stats["source_blind"])]
+    if stats.get("review"):
+        lines += ["", *review_card_lines(stats["review"])]
     lines += ["", "## Build parameters", "", "```", *[f"{k}: {v}" for k, v in params.items()], "```", "",
               "Rejects by reason, candidate counts and each type's applicability rate on the sources are in "
               f"`metrics/hallucigen_{scenario}.json`.", ""]

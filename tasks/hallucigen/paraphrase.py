@@ -6,13 +6,13 @@ import csv
 import random
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
 from tasks.errors import InputError
-from tasks.hallucigen.consistency import failed_checks
+from tasks.hallucigen.consistency import HALLUCINATION_CHECKS, faithfulness_failures, one_side_adds
 from tasks.hallucigen.entities import name_spans, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate
 from tasks.io import is_blank, read_records
@@ -32,8 +32,12 @@ def published_sources(path: Path) -> set[str]:
         return {normalise(row["source"]) for row in csv.DictReader(fh)}
 
 
+SHROOM_LABELS = ("Hallucination", "Not Hallucination")
+
+
 def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dict]], dict]:
-    """PG items of every SHROOM file, grouped by source (first seen first); NaN/empty src rejected."""
+    """PG items of every SHROOM file, grouped by source (first seen first); NaN/empty src rejected, and a
+    label that is neither absent (unlabelled train files) nor one of SHROOM_LABELS (``bad_label``)."""
     by_source: dict[str, list[dict]] = {}
     tallies = {}
     for file in files:
@@ -45,6 +49,8 @@ def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dic
                 tally.reject("empty_src")
             elif is_blank(item.get("hyp")) or not isinstance(item.get("hyp"), str):
                 tally.reject("empty_hyp")
+            elif item.get("label") is not None and item.get("label") not in SHROOM_LABELS:
+                tally.reject("bad_label")
             else:
                 tally.keep()
                 by_source.setdefault(item["src"].strip(), []).append(
@@ -59,6 +65,38 @@ def rank_sources(sources: list[str], min_chars: int) -> list[str]:
     return sorted(kept, key=lambda s: (not re.search(r"\d", s), -len(s), s))
 
 
+def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: dict
+                    ) -> tuple[list[tuple[str, str, str]], list[dict | None], dict[str, int]]:
+    """Per source: the first SHROOM paraphrase that is faithful both ways (consistency checks, no reversed
+    polarity, little content added or dropped, encoder similarity both ways above
+    ``min_encoder_similarity``; not labelled Hallucination), else the source itself; and the first
+    paraphrase that hallucinates (fails a HALLUCINATION_CHECKS check, or is labelled so) as the natural
+    hyp-. Also how many candidates each check removed (a candidate can fail several)."""
+    from tasks.detectors.similarity import SentenceEncoder
+
+    verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
+    open_pairs = sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f})
+    encoder = SentenceEncoder(params["encoder"], batch_size=64)
+    texts = sorted({t for pair in open_pairs for t in pair})
+    vectors = dict(zip(texts, encoder.embed(texts))) if texts else {}
+    low = {(s, h) for s, h in open_pairs if float(vectors[s] @ vectors[h]) < params["min_encoder_similarity"]}
+    removed: Counter = Counter()
+    goods, naturals = [], []
+    for src in pool:
+        good, natural = None, None
+        for h, failed in verdicts[src]:
+            failed = failed + (["encoder_similarity"] if (src, h["hyp"]) in low else [])
+            labelled = h["label"] == "Hallucination"
+            removed.update(failed + (["labelled_hallucination"] if labelled else []))
+            if not failed and not labelled and good is None:
+                good = h
+            elif natural is None and (labelled or HALLUCINATION_CHECKS & set(failed)):
+                natural = {**h, "failed": failed}
+        goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
+        naturals.append(natural if natural is None or good is None or natural["hyp"] != good["hyp"] else None)
+    return goods, naturals, dict(sorted(removed.items()))
+
+
 def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, list[Candidate]], dict]:
     by_source, tallies = shroom_items(Path(raw_root) / "shroom", params["shroom_files"])
     ranked = rank_sources(list(by_source), params["min_source_chars"])
@@ -67,15 +105,8 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     stats = {"files": tallies, "distinct_sources": len(by_source), "ranked_sources": len(ranked),
              "pool_size": len(pool), "published_test_sources": len(published),
              "published_test_recall": round(len(published & {normalise(x) for x in pool}) / len(published), 4)}
-    goods, naturals = [], []
-    for src in pool:
-        hyps = by_source[src]
-        passing = [h for h in hyps if h["label"] != "Hallucination"
-                   and not failed_checks(src, h["hyp"], params["min_similarity"])]
-        failing = [h for h in hyps if h not in passing]
-        good = passing[0] if passing else None
-        goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
-        naturals.append(failing[0] if failing else None)
+    goods, naturals, removed = select_hyp_good(pool, by_source, params)
+    stats["hyp_good_removed_by_check"] = removed
     docs = list(nlp.pipe(g for _, g, _ in goods))
     spans = [ner_spans(d, "en") for d in docs]
     entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
@@ -93,8 +124,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                     applicability[type_].reject("no_failing_shroom_hypothesis")
                     continue
                 row = {**base, "hyp_bad": natural["hyp"], "type": "natural", "edit_from": None, "edit_to": None,
-                       "edit_start": None, "edit_detail": "shroom:" + ",".join(
-                           failed_checks(src, natural["hyp"], params["min_similarity"]) or ["labelled"]),
+                       "edit_start": None, "edit_detail": "shroom:" + ",".join(natural["failed"] or ["labelled"]),
                        "origin": natural["origin"]}
             else:
                 ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool)
@@ -147,15 +177,20 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict]:
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
     pairs, tallies = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
-    seen, unique = set(), []
+    seen, unique, adds = set(), [], 0
     for p in pairs:
         if p["source"] not in seen and p["source"] != p["good"]:
             seen.add(p["source"])
+            if one_side_adds(p["source"], p["good"], params["max_added_content_sv"]):
+                adds += 1  # not a faithful pair: one side says more
+                continue
             unique.append(p)
-    stats = {"files": tallies, "pool_size": len(unique), "published_test_sources": len(published),
-             "published_test_sources_in_pool": len(published & {normalise(x) for x in seen})}
+    stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": adds,
+             "published_test_sources": len(published),
+             "published_test_sources_in_pool": len(published & {normalise(x) for x in seen}),
+             "published_test_sources_in_faithful_pool": len(published & {normalise(p["source"]) for p in unique})}
     spans = [name_spans(p["good"]) for p in unique]
-    entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)])
+    entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)], "sv")
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     applicability: dict[str, Tally] = defaultdict(Tally)
     for p, ents in zip(unique, spans):

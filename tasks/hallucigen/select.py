@@ -50,10 +50,25 @@ def detection_row(row: dict, seed: int) -> dict:
             "source": row["source"], **ordered_hypotheses(row, seed), "type": row["type"]}
 
 
+def target_lang(langpair: str) -> str:
+    """The language of the hypotheses: the target of a translation direction, or the paraphrase language."""
+    return langpair.split("-")[-1]
+
+
+def gender_clashes(rows: list[dict]) -> list[str]:
+    """'id: determiner noun' for every determiner-noun gender clash in a French or German gender hyp-."""
+    from tasks.edits.gender_de import determiner_clashes as de_clashes
+    from tasks.edits.gender_fr import determiner_clashes as fr_clashes
+
+    check = {"fr": fr_clashes, "de": de_clashes}
+    return [f"{r['id']}: {c}" for r in rows if r["type"] == "gender" and target_lang(r["langpair"]) in check
+            for c in check[target_lang(r["langpair"])](r["hyp_bad"])]
+
+
 def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str]) -> None:
     """Fail with a clear message on: duplicate ids; hyp+ == hyp-; a type outside the eleven; a source in
-    both trial and test; per split, type counts further apart than ``tolerance`` (types whose pool ran
-    out excepted)."""
+    both trial and test; a determiner-noun gender clash in a French or German gender edit; per split,
+    type counts further apart than ``tolerance`` (types whose pool ran out excepted)."""
     where = f"HalluciGen {group}"
     dupes = [i for i, n in Counter(r["id"] for r in rows).items() if n > 1]
     if dupes:
@@ -64,6 +79,9 @@ def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str
     unknown = sorted({r["type"] for r in rows} - set(TYPES))
     if unknown:
         raise PipelineError(f"{where}: types outside the eleven: {unknown}")
+    clashes = gender_clashes(rows)
+    if clashes:
+        raise PipelineError(f"{where}: {len(clashes)} determiner-noun gender clashes in gender edits, e.g. {clashes[:3]}")
     by_split: dict[str, set] = {}
     for r in rows:
         by_split.setdefault(r["split"], set()).add(r["source"])

@@ -2,15 +2,19 @@
 
 Without ACES, every type but natural is built from PAWS-X pairs labelled paraphrase: for X->en the
 English sentence1 is perturbed (source: the French/German sentence1), for en->X the French/German one
-(source: the English sentence1). With the ACES source fetched and switched on, its rows join the pool."""
+(source: the English sentence1). English tense and negation come from the `pawsx_edits` stage (its
+re-tagging checks included), not from a second run of the edits. With the ACES source fetched and
+switched on, its rows join the pool."""
 from __future__ import annotations
 
 import random
 from collections import defaultdict
 from pathlib import Path
 
-from tasks.edits.library import TYPES, Context, perturb
-from tasks.edits.result import Edit
+import pyarrow.parquet as pq
+
+from tasks.edits.library import TYPES, Context, future_with_past_date, perturb
+from tasks.edits.result import Edit, Skip
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.entities import aligned_spans, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate, select_balanced
@@ -36,9 +40,30 @@ def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict]:
     return items, tallies
 
 
-def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict
+FOUNDATION_TYPES = ("tense", "negation")  # English edits of the pawsx_edits stage
+
+
+def foundation_edits(examples_file: Path) -> dict[tuple[str, str, str], Edit]:
+    """(langpair, type, item key) -> the checked English edit of the pawsx_edits stage."""
+    edits = {}
+    for r in pq.read_table(examples_file).to_pylist():
+        edits[(r["langpair"], r["type"], f"pawsx:{r['pawsx_split']}:{r['pawsx_id']}")] = Edit(
+            type=r["type"], good=r["hyp_good"], bad=r["hyp_bad"], start=r["edit_start"], source=r["edit_from"],
+            target=r["edit_to"], detail=r["edit_detail"])
+    return edits
+
+
+def _foundation_edit(edits: dict, direction: str, type_: str, it: dict) -> Edit | Skip:
+    edit = edits.get((direction, type_, it["key"]))
+    if edit is None or edit.good != it["en"]:
+        return Skip("not_in_pawsx_edits")
+    return Skip("future_with_past_date") if future_with_past_date(edit) else edit
+
+
+def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict, edits: dict | None = None
                          ) -> tuple[dict[str, list[Candidate]], dict[str, Tally]]:
-    """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type."""
+    """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type
+    (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given)."""
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
     usable = [it for it in items if src_lang in it and tgt_lang in it]
@@ -49,13 +74,17 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
         spans = [ner_spans(d, tgt_lang) for d in docs]
     else:  # German: English entities found verbatim in the German sentence
         spans = [aligned_spans(t, d) for t, d in zip(targets, nlp["en"].pipe(it["en"] for it in sample))]
-    pool = pool_of(list(zip(targets, spans)))
+    pool = pool_of(list(zip(targets, spans)), tgt_lang)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
         for type_ in [t for t in TYPES if t in params["types"]]:
-            ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents, pool)
-            result = perturb(type_, text, ctx)
+            if edits is not None and tgt_lang == "en" and type_ in FOUNDATION_TYPES:
+                result = _foundation_edit(edits, direction, type_, it)
+            else:
+                ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents,
+                              pool)
+                result = perturb(type_, text, ctx)
             if not isinstance(result, Edit):
                 tallies[type_].reject(result.reason)
                 continue
@@ -68,15 +97,18 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     return candidates, tallies
 
 
-def build_translation(raw_root: Path, params: dict, nlp: dict) -> tuple[list[dict], dict, dict[str, set]]:
-    """Rows of both splits for every direction, the stats, and per direction the types that ran out."""
+def build_translation(raw_root: Path, params: dict, nlp: dict, pawsx_examples: Path
+                      ) -> tuple[list[dict], dict, dict[str, set]]:
+    """Rows of both splits for every direction, the stats, and per direction the types that ran out;
+    ``pawsx_examples``: the examples.parquet of the pawsx_edits stage."""
     items, file_tallies = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
+    edits = foundation_edits(pawsx_examples)
     aces, aces_tally = ({}, None)
     if params["use_aces"]:
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
     rows, stats, exhausted = [], {"files": file_tallies, "pool_items": len(items), "directions": {}}, {}
     for direction in params["directions"]:
-        candidates, tallies = direction_candidates(direction, items, nlp, params)
+        candidates, tallies = direction_candidates(direction, items, nlp, params, edits)
         for cand in aces.get(direction, []):
             candidates[cand.type].append(cand)
         chosen, exhausted[direction] = select_balanced(candidates, params["sizes"],

@@ -1,0 +1,49 @@
+"""A source-blind (hypothesis-only) detector: the annotation-artifact check of a benchmark. It never reads
+the source: each hypothesis is scored by its mean token surprisal under a causal language model, and the
+less probable of hyp1/hyp2 is called hallucinated. On a valid benchmark it stays near chance."""
+from __future__ import annotations
+
+from tasks.detectors.base import ScoringDetector
+
+
+class FluencyDetector(ScoringDetector):
+    """Mean negative log-likelihood per token of the hypothesis alone (higher: less fluent)."""
+
+    def __init__(self, name: str, model: str = "smollm2", batch_size: int = 16):
+        self.name, self.model_name, self.batch_size = name, model, batch_size
+
+    def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
+        """``sources`` is ignored: the detector is source-blind by construction."""
+        return surprisal(hyps, self.model_name, self.batch_size)
+
+
+def surprisal(texts: list[str], model_name: str = "smollm2", batch_size: int = 16) -> list[float]:
+    """Mean token NLL of each text, batched by length; position ids follow the left padding, so a text
+    scores the same whatever batch it is in (up to float rounding)."""
+    import torch
+
+    from tasks.models.local import load_causal_lm
+
+    tokenizer, model = load_causal_lm(model_name)
+    bos = [tokenizer.bos_token_id] if tokenizer.bos_token_id is not None else [tokenizer.eos_token_id]
+    encoded = [bos + tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
+    order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
+    out = [0.0] * len(texts)
+    for k in range(0, len(order), batch_size):
+        idx = order[k:k + batch_size]
+        width = max(len(encoded[i]) for i in idx)
+        ids = torch.full((len(idx), width), tokenizer.pad_token_id, dtype=torch.long)
+        mask = torch.zeros((len(idx), width), dtype=torch.long)
+        for row, i in enumerate(idx):
+            ids[row, width - len(encoded[i]):] = torch.tensor(encoded[i])
+            mask[row, width - len(encoded[i]):] = 1
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        with torch.inference_mode():
+            logits = model(input_ids=ids.to(model.device), attention_mask=mask.to(model.device),
+                           position_ids=positions.to(model.device)).logits.float().cpu()
+        logp = torch.log_softmax(logits[:, :-1], dim=-1).gather(-1, ids[:, 1:, None])[..., 0]
+        target_mask = mask[:, 1:].float()
+        nll = -(logp * target_mask).sum(-1) / target_mask.sum(-1).clamp(min=1)
+        for row, i in enumerate(idx):
+            out[i] = round(float(nll[row]), 6)
+    return out

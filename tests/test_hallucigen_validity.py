@@ -1,0 +1,59 @@
+"""Benchmark validity tools: the source-blind (hypothesis-only) detector and the blind review kit."""
+import csv
+
+import pytest
+
+from tasks.errors import InputError
+from tasks.hallucigen.review import export_review, read_review, validity, wilson
+
+
+def _rows():
+    rows = []
+    for lp in ("en-fr", "sv"):
+        for t in ("gender", "number"):
+            for k in range(3):
+                rows.append({"id": f"{lp}:test:{t}{k}", "scenario": "translation" if "-" in lp else "paraphrase",
+                             "langpair": lp, "split": "test", "type": t, "source": f"src {t} {k}",
+                             "hyp_good": f"good {k}", "hyp_bad": f"bad {k}", "edit_detail": f"d{k}"})
+    rows.append({**rows[0], "id": "en-fr:trial:0", "split": "trial"})
+    return rows
+
+
+def test_review_sheet_is_blind_stratified_and_reads_back_validity(tmp_path):
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
+    assert export_review(_rows(), 2, 13, sheet, key) == 8  # 2 per (langpair, type), test split only
+    with open(sheet, encoding="utf-8") as fh:
+        items = list(csv.DictReader(fh))
+    assert list(items[0]) == ["item", "source", "hyp_good", "hyp_bad", "type", "valid", "note"]
+    assert "en-fr" not in sheet.read_text() and "en-fr" in key.read_text() and "trial" not in key.read_text()
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, list(items[0]))
+        w.writeheader()
+        for k, it in enumerate(items):
+            w.writerow({**it, "valid": "0" if k == 0 else "yes"})
+    judged = read_review(sheet, key)
+    v = validity(judged)
+    assert v["overall"] == {"n": 8, "valid": 7, "share": 0.875, "ci95": list(wilson(7, 8))}
+    assert sum(s["n"] for s in v["by_type"].values()) == 8 and set(v["by_langpair"]) == {"en-fr", "sv"}
+
+
+def test_wilson_interval_exact():
+    assert wilson(9, 10) == (0.5958, 0.9821)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_unjudged_review_rows_are_errors(tmp_path):
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
+    export_review(_rows(), 1, 13, sheet, key)
+    with pytest.raises(InputError, match=r"sheet.csv: row 2: item \w+: 'valid' must be 1/0"):
+        read_review(sheet, key)
+
+
+def test_source_blind_detector_never_reads_the_source():
+    from tasks.detectors.registry import build_detector
+
+    det = build_detector("blind", {"kind": "fluency", "batch_size": 2})
+    hyps = ["The cat sat on the mat.", "The cat sat on the mat mat green the."]
+    assert det.scores(["x", "y"], hyps) == det.scores(["a source that says something else", ""], hyps)
+    assert det.decide(["s"], [hyps[0]], [hyps[1]]) == ["hyp2"]
+    assert det.decide(["s"], [hyps[1]], [hyps[0]]) == ["hyp1"]
