@@ -203,7 +203,8 @@ def determiner_clashes(text: str) -> list[str]:
         if j < 0:
             continue
         det = tokens[j].lower()
-        readings = ARTICLE[CONTRACTIONS[det][1]] if det in CONTRACTIONS else (determiner_readings(det) or (0, 0, None))[2]
+        readings = (ARTICLE[CONTRACTIONS[det][1]] if det in CONTRACTIONS
+                    else (determiner_readings(det) or (0, 0, None))[2])
         if readings is None:
             continue
         if not any(_match(readings, g, r) for _, g, r in forms[word]):

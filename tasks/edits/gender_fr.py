@@ -94,7 +94,8 @@ def _rewrite_noun(doc: Doc, tok: Token, new: str, to_feminine: bool, rw: Rewrite
         low = child.lower_
         if child.i in done:
             continue
-        vowel = (new if child.i + 1 in (tok.i, len(doc)) else doc[min(child.i + 1, tok.i)].text).lower().startswith(VOWEL)
+        following = new if child.i + 1 in (tok.i, len(doc)) else doc[min(child.i + 1, tok.i)].text
+        vowel = following.lower().startswith(VOWEL)
         if child.dep_ == "det" and not plural and low in DETERMINERS:
             det = _new_determiner(low, to_feminine, vowel)
             rw.replace(child.i, match_case(child.text, det))

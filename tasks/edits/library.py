@@ -269,7 +269,8 @@ def addition(text: str, ctx: Context) -> Edit | Skip:
     if ctx.lang == "de":
         words = list(re.finditer(r"[\w-]+", text))
         k = len(words)
-        while k > 0 and words[k - 1].group(0).islower() and words[k - 1].group(0) not in DE_CLOSERS and len(words) - k < 3:
+        while (k > 0 and words[k - 1].group(0).islower() and words[k - 1].group(0) not in DE_CLOSERS
+               and len(words) - k < 3):
             k -= 1
         if k < len(words):
             return _insert(text, words[k].start(), phrase) if k > 0 else Skip("no_insertion_point")

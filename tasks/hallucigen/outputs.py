@@ -24,7 +24,8 @@ def type_table(rows: list[dict]) -> list[dict]:
 
 def exhausted_lines(stats: dict) -> list[str]:
     """Types whose candidate pool ran out, per direction/language (their counts are below the others)."""
-    groups = stats.get("directions") or {k: v for k, v in stats.items() if isinstance(v, dict) and "exhausted_types" in v}
+    groups = stats.get("directions") or {k: v for k, v in stats.items()
+                                         if isinstance(v, dict) and "exhausted_types" in v}
     out = ["Types whose pool ran out (fewer examples; candidate counts in the metrics):", ""]
     out += [f"- {g}: {', '.join(v['exhausted_types']) or 'none'}" for g, v in sorted(groups.items())
             if "exhausted_types" in v]

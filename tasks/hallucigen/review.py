@@ -49,7 +49,8 @@ def read_review(sheet: Path, key: Path) -> list[dict]:
     for n, row in read_filled_sheet(sheet, ["valid"]):
         verdict = row["valid"].strip().lower()
         if verdict not in YES + NO:
-            raise InputError(f"{sheet}: row {n}: item {row['item']}: 'valid' must be 1/0 (yes/no), got {row['valid']!r}")
+            raise InputError(f"{sheet}: row {n}: item {row['item']}: 'valid' must be 1/0 (yes/no), "
+                             f"got {row['valid']!r}")
         if row["item"] not in keyed:
             raise InputError(f"{sheet}: row {n}: item {row['item']} is not in the key {key}")
         k = keyed[row["item"]]

@@ -81,7 +81,8 @@ def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str
         raise PipelineError(f"{where}: types outside the eleven: {unknown}")
     clashes = gender_clashes(rows)
     if clashes:
-        raise PipelineError(f"{where}: {len(clashes)} determiner-noun gender clashes in gender edits, e.g. {clashes[:3]}")
+        raise PipelineError(f"{where}: {len(clashes)} determiner-noun gender clashes in gender edits, "
+                            f"e.g. {clashes[:3]}")
     by_split: dict[str, set] = {}
     for r in rows:
         by_split.setdefault(r["split"], set()).add(r["source"])
