@@ -33,6 +33,7 @@ def apply_profile(name: str, params_file: Path = PARAMS_FILE) -> None:
         raise SystemExit(f"unknown profile '{name}'; known: {known}")
     yaml = YAML()
     yaml.width = 120
+    yaml.representer.add_representer(type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null"))
     params = yaml.load(params_file.read_text(encoding="utf-8"))
     _merge(params, YAML(typ="safe").load(profile_file.read_text(encoding="utf-8")), "")
     with atomic_path(params_file) as tmp, open(tmp, "w", encoding="utf-8") as fh:
