@@ -22,10 +22,11 @@ import yaml
 
 from tasks.detectors.nli import nli_decide
 from tasks.hallucigen.aces import PHENOMENA
+from tasks.ops.repo_copy import copy_repo
 from tests import hub_content as hc
 from tests.chat_server import ChatHandler, chat_server
 from tests.hub_server import hub_server
-from tests.repo_copy import copy_repo, run
+from tests.repo_copy import run
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
