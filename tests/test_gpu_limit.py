@@ -17,16 +17,18 @@ from flows.detect import detect
 from tasks.errors import PipelineError
 from tasks.io import write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
+from tasks.params import load_params
 from tasks.schemas import HALLUCIGEN_DETECTION
 
 # Model tasks read the 16 en-fr pairs, one text at a time; the CPU detector reads all 4,016 pairs, so it is
 # still running when the first model task gets its slot.
-MODEL_ROWS, CPU_ROWS = 16, 4000
+MODEL_ROWS, CPU_ROWS = 16, 40000  # enough CPU work to outlast the first model task's slot wait on a quiet machine
 SIMILARITY = {"kind": "similarity", "model": "minilm", "batch_size": 1, "langpairs": ["en-fr"]}
+LLM = load_params("detect")["llm"]  # the client the detect schema requires (no llm_prompt detector here uses it)
 
 
 def detect_params(limit: int) -> dict:
-    return {"seed": 13, "gpu_concurrency": limit, "eval_sets": ["hallucigen-translation-test"], "llm": {},
+    return {"seed": 13, "gpu_concurrency": limit, "eval_sets": ["hallucigen-translation-test"], "llm": LLM,
             "detectors": {"sim-a": SIMILARITY, "sim-b": SIMILARITY, "sim-c": SIMILARITY,
                           "consistency": {"kind": "consistency"}}}
 

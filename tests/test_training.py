@@ -34,9 +34,9 @@ def test_truncation_rule_refuses_to_cut_the_tail():
 def tokenizer():
     from transformers import AutoTokenizer
 
-    from tasks.models.local import smollm2_checkpoint
+    from tasks.models.local import SMOLLM2, causal_lm_path
 
-    tok = AutoTokenizer.from_pretrained(smollm2_checkpoint())
+    tok = AutoTokenizer.from_pretrained(causal_lm_path(SMOLLM2))
     tok.pad_token = tok.pad_token or tok.eos_token
     return tok
 
@@ -117,7 +117,7 @@ def test_cross_encoder_training_is_byte_identical(tmp_path):
              "label": k % 2} for k in range(10)]
     params = {"seed": 13, "base_model": "minilm", "epochs": 2, "batch_size": 4, "learning_rate": 1e-4,
               "max_length": 32, "valid_fraction": 0.2}
-    stats = [train_cross_encoder(rows, params, tmp_path / name) for name in ("a", "b")]
+    stats = [train_cross_encoder(rows[:8], rows[8:], params, tmp_path / name) for name in ("a", "b")]
     assert stats[0] == stats[1] and stats[0]["train_pairs"] == 8 and stats[0]["valid_pairs"] == 2
     assert [e["epoch"] for e in stats[0]["epochs"]] == [1, 2] and sum(e["best"] for e in stats[0]["epochs"]) == 1
     assert (tmp_path / "a" / "model.safetensors").read_bytes() == (tmp_path / "b" / "model.safetensors").read_bytes()
