@@ -21,7 +21,7 @@ def stage_env(mirror: Path) -> dict[str, str]:
 
 def run(args: list[str], cwd: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
     """Run a command; with ``check`` a non-zero exit fails the test with the output's tail."""
-    proc = subprocess.run(args, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(args, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=3600)
     if check and proc.returncode != 0:
         pytest.fail(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
