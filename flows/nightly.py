@@ -12,8 +12,7 @@ after it, so any machine can run it.
                                                  (make worker) runs it from SOURCE: this checkout by default, or
                                                  a git URL the workers clone
 """
-from __future__ import annotations
-
+# No postponed annotations here: a served run loads this file by path, and Prefect validates `params: Nightly`.
 import json
 import subprocess
 import sys

@@ -59,7 +59,10 @@ def e2e_env(mirror, prefect_api) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def built_repo(tmp_path_factory, e2e_env) -> Path:
     """A copy of the project built once by `dvc repro` on the real mirror, shared by every end-to-end test
-    (mark them `e2e`); a test that changes the copy restores it."""
+    (mark them `e2e`); a test that changes the copy restores it. HALLUCI_TEST_BUILT_REPO names a copy built by
+    an earlier session instead (for a developer re-running one test; CI leaves it unset)."""
+    if os.environ.get("HALLUCI_TEST_BUILT_REPO"):
+        return Path(os.environ["HALLUCI_TEST_BUILT_REPO"])
     repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
     run(["dvc", "repro"], repo, e2e_env)
     return repo

@@ -27,6 +27,7 @@ def _repo(tmp_path, name, mirror):
     detect = params["detect"]
     detect["eval_sets"] = ["shroom-trial", "shroom-val"]
     detect["detectors"] = {name: detect["detectors"][name] for name in ("consistency", "similarity")}
+    detect["detectors"]["similarity"]["max_per_langpair"] = None  # every row, so that shroom-val has 4 shards
     detect["shard_rows"] = 300  # shroom-trial: 80 rows, 1 shard; shroom-val: 1000 rows, 4 shards
     detect["gpu_concurrency"] = 2  # one similarity shard per worker at a time
     (repo / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))

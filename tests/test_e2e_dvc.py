@@ -400,6 +400,10 @@ def _wait(predicate, timeout_s: float, what: str):
     pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
 
 
+def _tail(log: Path, lines: int = 15) -> str:
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+
 def _flow_run_state(base: str, deployment_id: str) -> str:
     run = _api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
     return _wait(lambda: (s := _api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
@@ -422,7 +426,7 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, t
         assert dep["schedules"][0]["schedule"]["cron"] == "0 2 * * *"
         history = built / "data/history"
         shutil.rmtree(history, ignore_errors=True)
-        assert _flow_run_state(base, dep["id"]) == "COMPLETED"
+        assert _flow_run_state(base, dep["id"]) == "COMPLETED", _tail(tmp_path / "serve.log")
         assert "baseline" in (history / "regression_report.md").read_text()
         entries = [json.loads(line) for line in (history / "metrics.jsonl").read_text().splitlines()]
         assert [e["status"] for e in entries] == ["ok"]

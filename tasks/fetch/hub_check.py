@@ -13,10 +13,9 @@ from pathlib import Path
 import yaml
 
 from tasks.fetch.registry import load_registry
+from tasks.models.registry import load_registry as load_model_registry
 from tasks.params import PARAMS_FILE, ROOT
 from tasks.profiles import _merge
-
-LOCAL_MODELS = {"minilm", "smollm2"}
 
 
 def paper_params(params_file: Path = PARAMS_FILE) -> dict:
@@ -26,7 +25,8 @@ def paper_params(params_file: Path = PARAMS_FILE) -> dict:
 
 
 def paper_models(params: dict) -> dict[str, str]:
-    """Hub model id -> what uses it (nli models marked, for their label check)."""
+    """Hub model id -> what uses it (nli models marked, for their label check). Names of the model registry
+    stand for their Hub id, or are left out when PyPI packages ship them."""
     uses = {}
     for name, det in params["detect"]["detectors"].items():
         if det.get("model") and det.get("enabled", True):
@@ -38,8 +38,10 @@ def paper_models(params: dict) -> dict[str, str]:
         uses[params["charp"]["systems"][system]["model"]] = f"charp system {system}"
     uses[params["charp"]["metrics"]["bertscore_model"]] = "BERTScore"
     uses[params["charp"]["metrics"]["critic"]["model"]] = "critic"
-    return {m: u for m, u in uses.items()  # minus packaged models and folders (a built artifact under data/)
-            if m not in LOCAL_MODELS and not m.startswith(("data/", "/", ".")) and not (ROOT / m).exists()}
+    registry = load_model_registry()
+    hub_ids = {(registry[m].transport.get("hub") if m in registry else m): u for m, u in uses.items()}
+    return {m: u for m, u in hub_ids.items()  # minus packaged models and folders (a built artifact under data/)
+            if m and not m.startswith(("data/", "/", ".")) and not (ROOT / m).exists()}
 
 
 def check(params: dict) -> list[str]:
