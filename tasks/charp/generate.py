@@ -77,8 +77,30 @@ def parse_response(answer: str | None) -> str | None:
     return m.group(1).strip() if m and m.group(1).strip() else None
 
 
+FEWSHOT_PREFIX = '{"response": "'
+JSON_STRING = re.compile(r'(?:[^"\\\n]|\\.)*')
+
+
+def json_string_start(continuation: str | None) -> str | None:
+    """The string a continuation of FEWSHOT_PREFIX holds: up to its closing quote or the line's end (the turn
+    boundary), JSON escapes decoded; None when it is empty."""
+    if not continuation:
+        return None
+    raw = JSON_STRING.match(continuation).group(0)
+    try:
+        value = json.loads(f'"{raw}"')
+    except json.JSONDecodeError:
+        value = raw
+    return value.strip() or None
+
+
 def generate_fewshot(rows: list[dict], demonstrations: list[dict], client) -> tuple[list[str], int]:
-    """Predictions through the client, and how many answers were unusable (kept as "")."""
-    answers = client.complete([fewshot_prompt(demonstrations, r) for r in rows])
-    parsed = [parse_response(a) for a in answers]
+    """Predictions through the client, and how many answers were unusable (kept as ""). A client that can
+    start the answer (local models) continues the opened JSON string, so that the answer is a response; an
+    OpenAI-compatible endpoint answers freely and its JSON is parsed."""
+    prompts = [fewshot_prompt(demonstrations, r) for r in rows]
+    if getattr(client, "scores_answers", False):
+        parsed = [json_string_start(a) for a in client.complete(prompts, prefix=FEWSHOT_PREFIX)]
+    else:
+        parsed = [parse_response(a) for a in client.complete(prompts)]
     return [p or "" for p in parsed], sum(p is None for p in parsed)

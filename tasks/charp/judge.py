@@ -1,7 +1,8 @@
 """The seven-category LLM judge (CHARP Appendix C.3): the checklist prompt with two in-context examples
 per category (tasks/charp/judge_examples.jsonl, written for this project: see tasks/charp/README.md),
-through a model client. The answer must give a list of category numbers 1-7; an unparsable answer is
-asked again up to `retries` times, then counted as unparsable."""
+through a model client: a local model's category is read from the log-probabilities of the allowed answers;
+an endpoint's free text must give a list of category numbers 1-7, an unparsable one is asked again up to
+`retries` times, then counted as unparsable."""
 from __future__ import annotations
 
 import json
@@ -98,10 +99,19 @@ def parse_categories(answer: str | None) -> list[int] | None:
     return sorted({int(v) for v in m.group(1).split(",")}) if m else None
 
 
+CATEGORY_PREFIX = '{"category": ['
+
+
 def judge(items: list[tuple[dict, str]], examples: dict[int, list[dict]], client, retries: int
           ) -> tuple[list[list[int] | None], dict]:
-    """Categories per (turn, prediction); figures: asked, retried, unparsable."""
+    """Categories per (turn, prediction); figures: asked, retried, unparsable. A client that scores answers
+    (local models) gives the most probable category after the opened list, so every prediction gets one;
+    another client's free text is parsed, an unparsable answer asked again up to ``retries`` times."""
     prompts = [judge_prompt(examples, t, p) for t, p in items]
+    if getattr(client, "scores_answers", False):
+        options = [str(c) for c in CATEGORIES]
+        result = [[int(options[best])] for best, _ in client.choose(prompts, options, prefix=CATEGORY_PREFIX)]
+        return result, {"asked": len(items), "retried": 0, "unparsable": 0}
     result: list[list[int] | None] = [parse_categories(a) for a in client.complete(prompts)]
     retried = 0
     for _ in range(retries):

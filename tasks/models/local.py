@@ -58,22 +58,29 @@ def load_causal_lm(name: str, device: str | None = None):
 
 
 class LocalChatClient:
-    """Greedy chat completions from a local model, batched; an empty completion comes back as None."""
+    """Greedy chat completions from a local model, batched; an empty completion comes back as None. A
+    ``prefix`` starts the assistant's answer (e.g. an opened JSON string), so the model only continues it;
+    ``choose`` scores allowed answers by their log-probability instead of parsing free text."""
+
+    scores_answers = True
 
     def __init__(self, model: str = SMOLLM2, max_new_tokens: int = 64, batch_size: int = 8):
         self.model_name, self.max_new_tokens, self.batch_size = model, max_new_tokens, batch_size
         self.failures: dict[str, int] = {}
 
-    def complete(self, prompts: list[str]) -> list[str | None]:
+    def _texts(self, tokenizer, prompts: list[str], prefix: str) -> list[str]:
+        return [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
+                                              add_generation_prompt=True) + prefix for p in prompts]
+
+    def complete(self, prompts: list[str], prefix: str = "") -> list[str | None]:
+        """The continuation of each prompt's answer after ``prefix`` (the prefix itself not included)."""
         import torch
 
         tokenizer, model = load_causal_lm(self.model_name)
         out: list[str | None] = []
         for k in range(0, len(prompts), self.batch_size):
-            batch = prompts[k:k + self.batch_size]
-            texts = [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
-                                                   add_generation_prompt=True) for p in batch]
-            enc = tokenizer(texts, return_tensors="pt", padding=True).to(model.device)
+            enc = tokenizer(self._texts(tokenizer, prompts[k:k + self.batch_size], prefix), return_tensors="pt",
+                            padding=True).to(model.device)
             with torch.inference_mode():
                 gen = model.generate(**enc, max_new_tokens=self.max_new_tokens, do_sample=False,
                                      pad_token_id=tokenizer.pad_token_id)
@@ -83,3 +90,40 @@ class LocalChatClient:
                     self.failures["empty_completion"] = self.failures.get("empty_completion", 0) + 1
                 out.append(text or None)
         return out
+
+    def choose(self, prompts: list[str], options: list[str], prefix: str = "") -> list[tuple[int, list[float]]]:
+        """Per prompt: the index of the most probable option as the answer's next tokens after ``prefix``, and
+        every option's log-probability (summed over its tokens). Every prompt gets an answer. One forward pass
+        per prompt when every option is one token; else one per (prompt, option)."""
+        tokenizer, model = load_causal_lm(self.model_name)
+        option_ids = [tokenizer(o, add_special_tokens=False)["input_ids"] for o in options]
+        out = []
+        for k in range(0, len(prompts), self.batch_size):
+            contexts = [tokenizer(t, add_special_tokens=False)["input_ids"]
+                        for t in self._texts(tokenizer, prompts[k:k + self.batch_size], prefix)]
+            if all(len(ids) == 1 for ids in option_ids):
+                last = _last_log_probs(model, tokenizer.pad_token_id, contexts, 1)[:, -1]
+                scores = [[float(row[ids[0]]) for ids in option_ids] for row in last]
+            else:
+                seqs = [ctx + ids for ctx in contexts for ids in option_ids]
+                keep = max(len(ids) for ids in option_ids) + 1
+                logp = _last_log_probs(model, tokenizer.pad_token_id, seqs, keep)
+                flat = [sum(float(logp[r, keep - len(ids) - 1 + j, t]) for j, t in enumerate(ids))
+                        for r, ids in enumerate(option_ids * len(contexts))]
+                scores = [flat[i * len(options):(i + 1) * len(options)] for i in range(len(contexts))]
+            out += [(max(range(len(options)), key=row.__getitem__), [round(v, 4) for v in row]) for row in scores]
+        return out
+
+
+def _last_log_probs(model, pad_id: int, seqs: list[list[int]], keep: int):
+    """Log-softmax over the vocabulary at the last ``keep`` positions of left-padded ``seqs``: (n, keep, vocab);
+    position p predicts the token after it."""
+    import torch
+
+    width = max(len(s) for s in seqs)
+    ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in seqs], device=model.device)
+    mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in seqs], device=model.device)
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)
+    with torch.inference_mode():
+        logits = model(input_ids=ids, attention_mask=mask, position_ids=positions, logits_to_keep=keep).logits
+    return torch.log_softmax(logits.float(), dim=-1)
