@@ -23,7 +23,7 @@ DATA = ROOT / "data"
 
 @task(name="automatic-metrics", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def metrics_task(cells: dict, params: dict) -> dict:
-    return cell_metrics(cells, params["metrics"])
+    return cell_metrics(cells, params["metrics"], params["seed"])
 
 
 @task(name="llm-judge", cache_policy=NO_CACHE, tags=[GPU_TAG])

@@ -1,12 +1,14 @@
 """Flow `train_detector`: the trained detectors on PAWS-X dev pairs built by the perturbation library, none
 from an evaluation split, split into train and validation by item: the learned detector (a head over frozen
-e5 features) and the cross-encoder (a fine-tuned encoder, on a smaller subset) (DVC stage `train_detector`)."""
+e5 features) and the cross-encoder (a fine-tuned encoder, on a smaller subset); and the dialogue critic, the
+same head on BEGIN dev split by knowledge passage (DVC stage `train_detector`)."""
 from __future__ import annotations
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.detectors.critic import begin_pairs, critic_split
 from tasks.detectors.learned import save_head, train_head
 from tasks.detectors.train import train_cross_encoder
 from tasks.detectors.training_pairs import items_per_direction, split_by_item, training_pairs
@@ -34,6 +36,17 @@ def learned_task(train: list[dict], valid: list[dict], params: dict) -> dict:
     return figures
 
 
+@task(name="train-dialogue-critic", cache_policy=NO_CACHE)
+def critic_task(params: dict) -> dict:
+    spec = params["critic"]
+    rows = begin_pairs(DATA, spec["split"], spec["max_turns"], params["seed"])
+    train, held_out = critic_split(rows, spec["valid_fraction"], params["seed"])
+    head, figures = train_head(train, held_out, {**params["learned"], "c": spec["c"], "seed": params["seed"]})
+    with atomic_dir(DATA / "detectors" / "critic") as tmp:
+        save_head(head, tmp)
+    return {"data": f"begin {spec['split']}", "passages": len({r["origin"] for r in rows}), **figures}
+
+
 @task(name="train-cross-encoder", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def cross_encoder_task(train: list[dict], valid: list[dict], params: dict) -> dict:
     with atomic_dir(DATA / "detectors" / "cross-encoder") as tmp:
@@ -47,6 +60,7 @@ def train_detector(params: TrainDetector, gpu: GpuLimit) -> None:
     rows, stats = pairs_task(params)
     train, valid = split_by_item(rows, params["valid_fraction"], params["seed"])
     stats["learned"] = learned_task(train, valid, params)
+    stats["critic"] = critic_task(params)
     small = items_per_direction(rows, params["cross_encoder_items_per_direction"], params["seed"])
     stats["training"] = cross_encoder_task(*split_by_item(small, params["valid_fraction"], params["seed"]), params)
     write_json(stats, ROOT / "metrics" / "train_detector.json")

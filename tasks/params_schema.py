@@ -189,6 +189,13 @@ class LearnedHead(Strict):
     c: Annotated[float, Field(gt=0)]
 
 
+class DialogueCritic(Strict):
+    split: Literal["dev"]  # BEGIN test is never read
+    c: list[Annotated[float, Field(gt=0)]] = Field(min_length=1)
+    max_turns: PositiveInt | None
+    valid_fraction: Annotated[float, Field(gt=0, lt=1)]
+
+
 class TrainDetector(Section):
     KEY = "train_detector"
     seed: int
@@ -197,6 +204,7 @@ class TrainDetector(Section):
     types: list[HallucinationType] = Field(min_length=1)
     items_per_direction: PositiveInt
     learned: LearnedHead
+    critic: DialogueCritic
     cross_encoder_items_per_direction: PositiveInt
     epochs: PositiveInt
     learning_rate: Rate

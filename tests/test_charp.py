@@ -164,3 +164,38 @@ def test_charp_plot_gives_each_series_one_colour_in_every_panel():
     colours = series_colours({Cell.parse(n): {} for n in names})
     assert list(colours) == [("fewshot", "none"), ("smollm2", "2"), ("smollm2", "full"), ("gold", "none")]
     assert len(set(colours.values())) == 4
+
+
+def test_fewshot_answer_is_the_opened_json_string():
+    from tasks.charp.generate import json_string_start
+
+    assert json_string_start('The hotel is quiet."} trailing') == "The hotel is quiet."
+    assert json_string_start("First line\nUser: next turn") == "First line"  # the turn boundary
+    assert json_string_start('He said \\"hi\\" there"}') == 'He said "hi" there'
+    assert json_string_start('"}') is None and json_string_start("  ") is None and json_string_start(None) is None
+
+
+def test_control_knowledge_is_another_turns():
+    from tasks.charp.scoring import mismatched
+
+    knowledge = ["a", "a", "b", "c", "d", "e"]
+    other = mismatched(knowledge)
+    assert other == ["c", "d", "e", "a", "a", "b"] and all(o != k for o, k in zip(other, knowledge))
+    assert mismatched(["same", "same"]) == ["same", "same"]  # nothing else to pair with
+
+
+class ScoringClient:
+    """A client that scores answers: the category whose number equals the prediction's length, mod 7, plus 1."""
+
+    scores_answers = True
+
+    def choose(self, prompts, options, prefix=""):
+        assert options == [str(c) for c in range(1, 8)] and prefix == '{"category": ['
+        picks = [len(p.rsplit('"prediction": "', 1)[1].split('"')[0]) % 7 for p in prompts]
+        return [(k, [0.0 if i == k else -1.0 for i in range(7)]) for k in picks]
+
+
+def test_judge_reads_a_category_for_every_prediction_from_scored_answers():
+    examples = load_examples(ROOT / "tasks/charp/judge_examples.jsonl")
+    result, stats = judge([(TURN, p) for p in ("", "ab", "abcdefgh")], examples, ScoringClient(), retries=2)
+    assert result == [[1], [3], [2]] and stats == {"asked": 3, "retried": 0, "unparsable": 0}

@@ -135,7 +135,7 @@ def test_pickle_critic_loads_only_with_allow_pickle(paper_repo):
     report = (repo / "data/charp/reports/README.md").read_text()
     assert f"Critic: FaithDial critic ({hc.CRITIC})." in report
     charp = json.loads((repo / "metrics/charp.json").read_text())
-    assert len(charp) == 8 and all("critic" in cell for cell in charp.values())  # 6 grid/few-shot cells, 2 gold
+    assert len(charp) == 10 and all("critic" in cell for cell in charp.values())  # 6 grid/few-shot, 2 gold, 2 control
     params_file = repo / "params.yaml"
     saved = params_file.read_text()
     try:

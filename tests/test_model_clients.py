@@ -103,3 +103,24 @@ def test_local_smollm2_backend_generates():
     assert len(answers) == 2 and all(a is None or isinstance(a, str) for a in answers)
     assert any(answers)
     assert answers == client.complete(["Say hello.", "Name a colour."])  # greedy decoding is deterministic
+
+
+def test_local_choose_ranks_the_greedy_continuation_first():
+    """Log-probabilities of allowed answers agree with greedy decoding: the model's own next token (one-token
+    path) and its own next two tokens (several-token path) are the most probable option, after a prefix."""
+    from tasks.models.local import LocalChatClient, load_causal_lm
+
+    client = LocalChatClient("smollm2", max_new_tokens=2, batch_size=2)
+    tokenizer, _ = load_causal_lm("smollm2")
+    prompts, prefix = ["Name a colour.", "Write a JSON object with a key called answer."], '{"'
+    greedy = [tokenizer(prefix + c, add_special_tokens=False)["input_ids"] for c in
+              client.complete(prompts, prefix=prefix)]
+    for i, prompt in enumerate(prompts):
+        ids = greedy[i][len(tokenizer(prefix, add_special_tokens=False)["input_ids"]):]
+        first, two = tokenizer.decode(ids[:1]), tokenizer.decode(ids[:2])
+        others = [o for o in (" no", " Yes", "x", " maybe") if o != first]
+        best, scores = client.choose([prompt], [*others, first], prefix=prefix)[0]
+        assert best == len(others) and len(scores) == len(others) + 1, (prompt, first, scores)
+        longer = [o + " the end" for o in others]
+        best, _ = client.choose([prompt], [two, *longer], prefix=prefix)[0]
+        assert best == 0, (prompt, two)

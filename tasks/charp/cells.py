@@ -13,6 +13,7 @@ from tasks.errors import InputError
 
 NAME = re.compile(r"^(?P<system>[^.]+)\.train-h-(?P<train_h>[^.]+)\.eval-h-(?P<eval_h>[^.]+)$")
 GOLD = "gold"  # the gold responses' own scores (CHARP Table 4): system gold, train h none
+CONTROL = "control"  # the gold responses each paired with another turn's knowledge: what the critic must flag
 NO_TRAINING = "none"  # train h of systems that are not trained (few-shot, gold)
 
 
@@ -47,6 +48,10 @@ class Cell:
     def gold(self) -> Cell:
         """The gold-response cell of the same evaluation history."""
         return Cell(GOLD, NO_TRAINING, self.eval_h)
+
+    def control(self) -> Cell:
+        """The control cell of the same evaluation history: gold responses with mismatched knowledge."""
+        return Cell(CONTROL, NO_TRAINING, self.eval_h)
 
 
 def prediction_path(data: Path, cell: Cell) -> Path:

@@ -3,6 +3,9 @@ and against the knowledge (bert-score with a local model path), and the critic h
 FaithDial critic when opted in, else a detector of #5, named as such in the report)."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from tasks.detectors.learned import HEAD_FILE
 from tasks.errors import PipelineError
 from tasks.models.device import best_device
 from tasks.models.registry import model_path
@@ -34,11 +37,22 @@ def bertscore_f1(candidates: list[str], references: list[str], model: str, num_l
 
 
 def critic_rate(knowledge: list[str], predictions: list[str], spec: dict) -> float:
-    """Share of predictions the critic calls hallucinated: P(label spec['hallucinated_label']) >= 0.5 for
-    (knowledge, prediction). spec: {model, hallucinated_label, allow_pickle}; pickle-only weights (the
-    FaithDial critic) load only with allow_pickle: true."""
+    """Share of predictions the critic calls hallucinated (0 for none)."""
+    flags = critic_flags(knowledge, predictions, spec)
+    return round(sum(flags) / len(flags), 4) if flags else 0.0
+
+
+def critic_flags(knowledge: list[str], predictions: list[str], spec: dict) -> list[int]:
+    """1 where the critic calls (knowledge, prediction) hallucinated: P(hallucinated) >= 0.5. spec: {model,
+    hallucinated_label, allow_pickle}; a folder with a learned head (the BEGIN-trained critic) scores with it,
+    anything else loads as a sequence classifier whose label spec['hallucinated_label'] is hallucinated;
+    pickle-only weights (the FaithDial critic) load only with allow_pickle: true."""
     if not predictions:
-        return 0.0
+        return []
+    if (Path(spec["model"]) / HEAD_FILE).is_file():
+        from tasks.detectors.learned import LearnedDetector
+
+        return [int(p >= 0.5) for p in LearnedDetector("critic", spec["model"]).scores(knowledge, predictions)]
     try:
         from tasks.detectors.pair_classifier import PairClassifier
 
@@ -47,4 +61,4 @@ def critic_rate(knowledge: list[str], predictions: list[str], spec: dict) -> flo
         raise PipelineError(f"critic {spec['model']!r} cannot be loaded ({exc}); pickle-only weights need "
                             "charp.metrics.critic.allow_pickle: true") from exc
     probs = clf.probabilities(knowledge, predictions)[:, spec["hallucinated_label"]]
-    return round(float((probs >= 0.5).mean()), 4)
+    return [int(p >= 0.5) for p in probs]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tasks.charp.cells import GOLD, NO_TRAINING, Cell
+from tasks.charp.cells import CONTROL, GOLD, NO_TRAINING, Cell
 from tasks.io import atomic_path
 
 METRICS = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
@@ -23,8 +23,8 @@ def _eval_hs(cells) -> list[str]:
 
 
 def _systems(cells) -> list[tuple[str, str]]:
-    """(system, train h) pairs, gold last."""
-    return sorted({(c.system, c.train_h) for c in cells}, key=lambda s: (s[0] == GOLD, s))
+    """(system, train h) pairs, gold and its control last."""
+    return sorted({(c.system, c.train_h) for c in cells}, key=lambda s: (s[0] in (GOLD, CONTROL), s))
 
 
 def summary_table(cells: dict[Cell, dict], critic_name: str) -> str:
@@ -41,6 +41,20 @@ def summary_table(cells: dict[Cell, dict], critic_name: str) -> str:
         lines.append("| " + " | ".join([system, train_h, *vals]) + " |")
     return (f"Critic: {critic_name}. BERTScore: F1 of the prediction against the gold response and against the "
             "knowledge; the gold rows score the gold response against the knowledge (Table 4).\n\n" + "\n".join(lines))
+
+
+def control_text(results: dict[Cell, dict]) -> str:
+    """The critic's control: gold responses with another turn's knowledge against the same responses with
+    their own, per evaluation history, with the paired bootstrap interval of the difference."""
+    lines = ["\nCritic control (the gold responses, each paired with another turn's knowledge): a critic that "
+             "reads the knowledge flags these more often than the gold rows.\n",
+             "| eval h | critic, gold | critic, control | control - gold [95% CI] |", "|---|---|---|---|"]
+    for cell in sorted((c for c in results if c.system == CONTROL), key=lambda c: _h_order(c.eval_h)):
+        m, g = results[cell], results.get(Cell(GOLD, NO_TRAINING, cell.eval_h), {})
+        ci = m.get("critic_minus_gold_ci") or ["–", "–"]
+        lines.append(f"| {cell.eval_h} | {g.get('critic', '–')} | {m['critic']} | "
+                     f"{m['critic_minus_gold']} [{ci[0]}, {ci[1]}] |")
+    return "\n".join(lines)
 
 
 def judge_table(judged: dict[Cell, list[list[int] | None]]) -> str:
@@ -102,7 +116,8 @@ def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list
     """data/charp/reports/README.md: the data, the metrics table, the judge table and the human agreement."""
     data = (f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on {params['eval_dataset']} "
             f"({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n")
-    text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"])]
+    text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"]),
+            control_text(results)]
     if judged:
         text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
     if human:

@@ -67,9 +67,23 @@ def predict(head: dict, x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
+def pick_c(x: np.ndarray, y: np.ndarray, groups: list[str], cs: list[float], seed: int, folds: int = 5) -> float:
+    """The inverse L2 strength of ``cs`` with the best mean AUROC over grouped folds of the training rows
+    (a group's rows in one fold); the validation rows are never seen."""
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import GroupKFold
+
+    splits = list(GroupKFold(n_splits=folds).split(x, y, groups))
+    def cv_auroc(c: float) -> float:
+        return float(np.mean([roc_auc_score(y[v], predict(fit_head(x[t], y[t], c, seed), x[v])) for t, v in splits
+                              if len(set(y[v])) == 2]))
+    return max(cs, key=cv_auroc)
+
+
 def train_head(train: list[dict], valid: list[dict], params: dict) -> tuple[dict, dict]:
     """Fit on ``train`` rows {source, hypothesis, label}; (head with its encoder, figures incl. the
-    class-balanced validation log loss against ln 2, the loss of a constant guess, and the AUROC)."""
+    class-balanced validation log loss against ln 2, the loss of a constant guess, and the AUROC). A list
+    of ``c`` values is a choice made by grouped cross-validation on the training rows (groups: ``origin``)."""
     from sklearn.metrics import roc_auc_score
 
     if not valid or any(len({r["label"] for r in part}) < 2 for part in (train, valid)):
@@ -79,9 +93,12 @@ def train_head(train: list[dict], valid: list[dict], params: dict) -> tuple[dict
     x_train, x_valid = feats[: len(train)], feats[len(train):]
     y_train = np.array([r["label"] for r in train], dtype=float)
     y_valid = np.array([r["label"] for r in valid], dtype=float)
-    head = {"encoder": encoder, **fit_head(x_train, y_train, params["c"], params["seed"])}
+    c = params["c"]
+    if isinstance(c, list):
+        c = pick_c(x_train, y_train, [r["origin"] for r in train], c, params["seed"])
+    head = {"encoder": encoder, **fit_head(x_train, y_train, c, params["seed"])}
     p_train, p_valid = predict(head, x_train), predict(head, x_valid)
-    figures = {"train_pairs": len(train), "valid_pairs": len(valid),
+    figures = {"train_pairs": len(train), "valid_pairs": len(valid), "c": c,
                "train_loss": round(balanced_log_loss(y_train, p_train), 4),
                "valid_loss": round(balanced_log_loss(y_valid, p_valid), 4), "ln2": round(math.log(2), 4),
                "valid_auroc": round(float(roc_auc_score(y_valid, p_valid)), 4)}
