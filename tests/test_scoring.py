@@ -11,7 +11,7 @@ from tasks.errors import InputError
 from tasks.scoring.eval_sets import load_eval_sets, shroom
 from tasks.scoring.history import append_history, compare, flatten, last_successful, read_history, regression_report
 from tasks.scoring.metrics import binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
-from tasks.scoring.report import markdown, plot_confusions, plot_f1
+from tasks.scoring.report import f1_bars, markdown, plot_confusions, plot_f1
 from tasks.scoring.results import score_all
 
 BOOT = {"resamples": 200, "seed": 13}
@@ -73,6 +73,13 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
     plot_f1("pairs", res["detection"]["pairs"], tmp_path / "f1.png")
     plot_confusions("pairs", outputs["pairs"], res["thresholds"], tmp_path / "cm.png")
     assert (tmp_path / "f1.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "cm.png").stat().st_size > 1000
+
+
+def test_f1_bars_carry_the_bootstrap_interval():
+    dets = {"x": {"en": {"f1": 0.6, "ci": {"f1": [0.4, 0.7]}}}, "y": {"en": {"f1": 0.5, "ci": {"f1": None}}}, "z": {}}
+    vals, (below, above) = f1_bars(dets, "en")
+    assert vals == [0.6, 0.5, 0.0]
+    assert below == pytest.approx([0.2, 0.0, 0.0]) and above == pytest.approx([0.1, 0.0, 0.0])
 
 
 def test_shroom_rows_with_bad_label_or_empty_text_are_counted(tmp_path):

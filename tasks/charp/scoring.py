@@ -33,11 +33,9 @@ def cell_metrics(cells: Cells, metrics: dict, seed: int) -> dict[Cell, dict]:
 
 def mismatched(knowledge: list[str]) -> list[str]:
     """Each turn's knowledge replaced by that of the turn half the list away (the next one with other text)."""
-    n, out = len(knowledge), []
-    for i, own in enumerate(knowledge):
-        others = [knowledge[(i + n // 2 + k) % n] for k in range(n)]
-        out.append(next((o for o in others if o != own), own))
-    return out
+    n = len(knowledge)
+    others = ((knowledge[(i + n // 2 + k) % n] for k in range(n)) for i in range(n))
+    return [next((o for o in candidates if o != own), own) for own, candidates in zip(knowledge, others)]
 
 
 def _gold_and_control(cell: Cell, gold: list[str], knowledge: list[str], metrics: dict, seed: int

