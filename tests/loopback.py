@@ -42,9 +42,9 @@ def wait(predicate, timeout_s: float, what: str, every: float = 2):
     pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
 
 
-def api(base: str, method: str, path: str, body: dict | None = None, attempts: int = 5):
-    """One call to the Prefect REST API; a 503 (the server busy, e.g. its SQLite locked on loaded cores) is
-    asked again, up to ``attempts`` times."""
+def api(base: str, method: str, path: str, body: dict | None = None, attempts: int = 6):
+    """One call to the Prefect REST API. As Prefect's own client does, a 429/502/503 (the server busy, e.g. its
+    SQLite locked on loaded cores) is asked again, up to ``attempts`` times with a doubling pause (1 s to 16 s)."""
     req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
                                  headers={"Content-Type": "application/json"}, method=method)
     for attempt in range(attempts):
@@ -52,9 +52,9 @@ def api(base: str, method: str, path: str, body: dict | None = None, attempts: i
             with urllib.request.urlopen(req, timeout=30) as resp:
                 return json.loads(resp.read() or b"null")
         except urllib.error.HTTPError as exc:
-            if exc.code != 503 or attempt == attempts - 1:
+            if exc.code not in (429, 502, 503) or attempt == attempts - 1:
                 raise
-            time.sleep(3)
+            time.sleep(min(2 ** attempt, 16))
 
 
 def prefect_healthy(base: str) -> bool:

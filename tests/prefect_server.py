@@ -1,7 +1,6 @@
 """A real Prefect server for tests (`prefect server start` on a free port) and a small client for its API."""
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tasks.ops.prefect_server import SERVER_SETTINGS
+from tests.loopback import api
 
 
 @contextmanager
@@ -41,11 +41,8 @@ def prefect_server(log_path: Path, timeout_s: float = 300) -> Iterator[str]:
 
 
 def api_post(url: str, path: str, body: dict) -> list | dict:
-    """POST ``body`` as JSON to the API and return the decoded answer."""
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
+    """POST ``body`` as JSON to the API and return the decoded answer (a busy server's 503 is asked again)."""
+    return api(url, "POST", path, body)
 
 
 def _healthy(url: str) -> bool:

@@ -31,6 +31,7 @@ from tasks.schemas import (
     REJECT,
 )
 from tests.chat_server import ChatHandler, chat_server
+from tests.loopback import api, flow_run_state, wait
 from tests.repo_copy import run as _run
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
@@ -386,35 +387,8 @@ def test_api_key_reaches_no_artifact_or_log(built, env, tmp_path):
         shutil.copy2(backup / "detect.json", built / "metrics/detect.json")
 
 
-def _api(base: str, method: str, path: str, body: dict | None = None):
-    import urllib.request
-
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
-                                 headers={"Content-Type": "application/json"}, method=method)
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read() or b"null")
-
-
-def _wait(predicate, timeout_s: float, what: str):
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(2)
-    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
-
-
 def _tail(log: Path, lines: int = 15) -> str:
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
-
-
-def _flow_run_state(base: str, deployment_id: str) -> str:
-    run = _api(base, "POST", f"/deployments/{deployment_id}/create_flow_run", {})
-    return _wait(lambda: (s := _api(base, "GET", f"/flow_runs/{run['id']}")["state"]["type"]) in
-                 ("COMPLETED", "FAILED", "CRASHED") and s, 600, "the nightly flow run")
 
 
 def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, tmp_path):
@@ -427,23 +401,23 @@ def test_nightly_deployment_on_a_local_prefect_server(built, env, prefect_api, t
                                  stdout=logs, stderr=subprocess.STDOUT)
     try:
         def deployment():
-            found = _api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
+            found = api(base, "POST", "/deployments/filter", {"deployments": {"name": {"any_": ["nightly"]}}})
             return found[0] if found else None
-        dep = _wait(deployment, 120, "the nightly deployment")
+        dep = wait(deployment, 120, "the nightly deployment")
         assert dep["schedules"][0]["schedule"]["cron"] == "0 2 * * *"
         history = built / "data/history"
         shutil.rmtree(history, ignore_errors=True)
-        assert _flow_run_state(base, dep["id"]) == "COMPLETED", _tail(tmp_path / "serve.log")
+        assert flow_run_state(base, dep["id"])[0] == "COMPLETED", _tail(tmp_path / "serve.log")
         assert "baseline" in (history / "regression_report.md").read_text()
         entries = [json.loads(line) for line in (history / "metrics.jsonl").read_text().splitlines()]
         assert [e["status"] for e in entries] == ["ok"]
         key = "hallucigen-paraphrase-test/similarity/f1"
         entries[0]["metrics"][key] += 0.1
         (history / "metrics.jsonl").write_text(json.dumps(entries[0]) + "\n")
-        assert _flow_run_state(base, dep["id"]) == "FAILED"
+        assert flow_run_state(base, dep["id"])[0] == "FAILED"
         report = (history / "regression_report.md").read_text()
         assert "**1 regression(s).**" in report and f"| {key} |" in report
-        artifacts = _api(base, "POST", "/artifacts/filter",
+        artifacts = api(base, "POST", "/artifacts/filter",
                          {"artifacts": {"key": {"any_": ["nightly-regression-report"]}}})
         assert len(artifacts) == 2
     finally:

@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,9 @@ import yaml
 from tasks.ops.prefect_server import free_port, stop_server
 from tasks.ops.repo_copy import copy_repo
 from tests.headless_chromium import Chromium
+from tests.prefect_server import api_post
 
 pytestmark = pytest.mark.slow
-
-
-def _post(api: str, path: str, body: dict) -> list[dict]:
-    req = urllib.request.Request(f"{api}{path}", data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.load(resp)
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +65,10 @@ def test_one_server_started_then_reused_with_the_time_table(repo, runs):
 def test_flow_run_task_runs_and_ui(repo, runs, tmp_path):
     port, _, _ = runs
     api, ui = f"http://127.0.0.1:{port}/api", f"http://127.0.0.1:{port}"
-    flow_runs = _post(api, "/flow_runs/filter", {"flows": {"name": {"any_": ["fetch"]}}})
+    flow_runs = api_post(api, "/flow_runs/filter", {"flows": {"name": {"any_": ["fetch"]}}})
     assert len(flow_runs) == 1 and flow_runs[0]["state"]["type"] == "COMPLETED"  # the skipped run made none
     run = flow_runs[0]
-    task_runs = _post(api, "/task_runs/filter", {"flow_runs": {"id": {"any_": [run["id"]]}}})
+    task_runs = api_post(api, "/task_runs/filter", {"flow_runs": {"id": {"any_": [run["id"]]}}})
     sources = yaml.safe_load((repo / "params.yaml").read_text())["fetch"]["sources"]
     assert sorted(t["name"] for t in task_runs) == sorted(f"fetch-{s}" for s in sources)
     assert {t["state"]["type"] for t in task_runs} == {"COMPLETED"}
