@@ -133,6 +133,7 @@ class Dialogue(Section):
 class SourceBlind(Strict):
     model: str
     batch_size: PositiveInt
+    dtype: Literal["float32", "bfloat16"] = "float32"
     target_f1: Share
 
 
@@ -221,6 +222,7 @@ class DetectorSpec(Strict):
     batch_size: PositiveInt | None = None
     max_length: PositiveInt | None = None
     int8: bool | None = None
+    dtype: Literal["float32", "bfloat16"] | None = None
     langpairs: list[str] | None = None
     max_per_langpair: PositiveInt | None = None
     enabled: bool = True

@@ -57,3 +57,16 @@ def test_source_blind_detector_never_reads_the_source():
     assert det.scores(["x", "y"], hyps) == det.scores(["a source that says something else", ""], hyps)
     assert det.decide(["s"], [hyps[0]], [hyps[1]]) == ["hyp2"]
     assert det.decide(["s"], [hyps[1]], [hyps[0]]) == ["hyp1"]
+
+
+def test_source_blind_check_in_bfloat16_tracks_float32():
+    """The bfloat16 run of the check (params: source_blind.dtype) really runs in bfloat16, and its surprisals
+    stay within 0.1 nats of float32, keeping the contrast between a fluent and a garbled hypothesis."""
+    from tasks.detectors.hypothesis_only import surprisal
+    from tasks.models.local import load_causal_lm
+
+    texts = ["The museum opened in 1902 and was rebuilt after the war.", "Museum the 1902 in opened war rebuilt."]
+    full, half = surprisal(texts, batch_size=2), surprisal(texts, batch_size=2, dtype="bfloat16")
+    assert str(load_causal_lm("smollm2", dtype="bfloat16")[1].dtype) == "torch.bfloat16"
+    assert full != half and max(abs(a - b) for a, b in zip(full, half)) < 0.1
+    assert half[0] + 1 < half[1]

@@ -9,22 +9,24 @@ from tasks.detectors.base import ScoringDetector
 class FluencyDetector(ScoringDetector):
     """Mean negative log-likelihood per token of the hypothesis alone (higher: less fluent)."""
 
-    def __init__(self, name: str, model: str = "smollm2", batch_size: int = 16):
-        self.name, self.model_name, self.batch_size = name, model, batch_size
+    def __init__(self, name: str, model: str = "smollm2", batch_size: int = 16, dtype: str = "float32"):
+        self.name, self.model_name, self.batch_size, self.dtype = name, model, batch_size, dtype
 
     def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
         """``sources`` is ignored: the detector is source-blind by construction."""
-        return surprisal(hyps, self.model_name, self.batch_size)
+        return surprisal(hyps, self.model_name, self.batch_size, self.dtype)
 
 
-def surprisal(texts: list[str], model_name: str = "smollm2", batch_size: int = 16) -> list[float]:
+def surprisal(texts: list[str], model_name: str = "smollm2", batch_size: int = 16,
+              dtype: str = "float32") -> list[float]:
     """Mean token NLL of each text, batched by length; position ids follow the left padding, so a text
-    scores the same whatever batch it is in (up to float rounding)."""
+    scores the same whatever batch it is in (up to float rounding). The model runs in ``dtype``; the log
+    softmax is taken in float32."""
     import torch
 
     from tasks.models.local import load_causal_lm
 
-    tokenizer, model = load_causal_lm(model_name)
+    tokenizer, model = load_causal_lm(model_name, dtype=dtype)
     bos = [tokenizer.bos_token_id] if tokenizer.bos_token_id is not None else [tokenizer.eos_token_id]
     encoded = [bos + tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
     order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))

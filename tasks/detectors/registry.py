@@ -62,7 +62,8 @@ def build_detector(name: str, spec: dict, llm_params: dict | None = None):
         return SimilarityDetector(name, spec["model"], **model_args)
     if kind == "fluency":  # source-blind: the hypothesis-only artifact check
         from tasks.detectors.hypothesis_only import FluencyDetector
-        return FluencyDetector(name, spec.get("model", "smollm2"), spec.get("batch_size", 16))
+        return FluencyDetector(name, spec.get("model", "smollm2"), spec.get("batch_size", 16),
+                               spec.get("dtype") or "float32")
     if kind == "consistency":
         from tasks.detectors.consistency import ConsistencyDetector
         return ConsistencyDetector(name)

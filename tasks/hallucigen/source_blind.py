@@ -24,14 +24,14 @@ def source_blind_report(rows: list[dict], params: dict) -> dict:
 
     spec = params["source_blind"]
     views = [detection_row(r, params["seed"]) for r in rows]
-    detector = FluencyDetector("source-blind", spec["model"], spec["batch_size"])
+    detector = FluencyDetector("source-blind", spec["model"], spec["batch_size"], spec["dtype"])
     decisions = detector.decide([""] * len(views), [v["hyp1"] for v in views], [v["hyp2"] for v in views])
     groups: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
     by_type: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
     for v, pred in zip(views, decisions):
         groups[f"{v['split']}/{v['langpair']}"].append((v["label"], pred))
         by_type[f"{v['split']}/{v['langpair']}/{v['type']}"].append((v["label"], pred))
-    return {"model": spec["model"], "target_f1": spec["target_f1"],
+    return {"model": spec["model"], "dtype": spec["dtype"], "target_f1": spec["target_f1"],
             "by_split": {k: _figures(*zip(*g)) for k, g in sorted(groups.items())},
             "by_type": {k: _figures(*zip(*g)) for k, g in sorted(by_type.items())}}
 
@@ -39,7 +39,8 @@ def source_blind_report(rows: list[dict], params: dict) -> dict:
 def card_lines(report: dict) -> list[str]:
     """The card section: F1 per split and direction/language (against the target), and per type (test)."""
     target = report["target_f1"]
-    intro = (f"A detector that sees only hyp1 and hyp2 (mean token surprisal under `{report['model']}`; the less "
+    intro = (f"A detector that sees only hyp1 and hyp2 (mean token surprisal under `{report['model']}` in "
+             f"{report.get('dtype', 'float32')}; the less "
              "probable hypothesis is called hallucinated) should stay near chance (F1 0.5). Target: F1 <= "
              f"{target} on every split and direction/language (`tasks/hallucigen/source_blind.py`).")
     lines = ["## Source-blind artifact check", "", intro, "",

@@ -44,8 +44,10 @@ def causal_lm_path(name: str) -> str:
 
 
 @lru_cache(maxsize=2)
-def load_causal_lm(name: str, device: str | None = None):
-    """(tokenizer, model) of a chat model, left-padded for batched generation, in eval mode on ``device``."""
+def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32"):
+    """(tokenizer, model) of a chat model, left-padded for batched generation, in eval mode on ``device``,
+    its weights in ``dtype`` (a torch dtype name)."""
+    import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     path = causal_lm_path(name)
@@ -53,7 +55,8 @@ def load_causal_lm(name: str, device: str | None = None):
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(path, use_safetensors=True).to(device or best_device()).eval()
+    model = AutoModelForCausalLM.from_pretrained(path, use_safetensors=True)
+    model = model.to(device or best_device(), dtype=getattr(torch, dtype)).eval()
     return tokenizer, model
 
 
