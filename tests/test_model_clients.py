@@ -124,3 +124,38 @@ def test_local_choose_ranks_the_greedy_continuation_first():
         longer = [o + " the end" for o in others]
         best, _ = client.choose([prompt], [two, *longer], prefix=prefix)[0]
         assert best == 0, (prompt, two)
+
+
+def test_local_client_runs_the_shared_prompt_start_once_with_the_same_answers():
+    """Prompts that start alike (few-shot demonstrations) share one key/value cache of their common tokens;
+    the greedy answers are those of each prompt run alone and whole, and the option log-probabilities those
+    of one uncached forward pass."""
+    import torch
+
+    from tasks.models.local import LocalChatClient, load_causal_lm, shared_cache, shared_length
+
+    demos = "".join(f"Example {i}: the museum in town {i} opened in {1900 + i}. Answer: {1900 + i}.\n"
+                    for i in range(12))
+    prompts = [demos + q for q in ("When did the museum in town 3 open?", "Which town has the museum of 1907?",
+                                   "Name the last town listed.")]
+    client = LocalChatClient("smollm2", max_new_tokens=12, batch_size=2)
+    tokenizer, model = load_causal_lm("smollm2")
+    seqs = client._encode(tokenizer, prompts, '{"answer": "')
+    assert shared_length(seqs) > 200 and shared_cache(model, seqs).get_seq_length() == shared_length(seqs)
+    alone = []
+    for ids in seqs:
+        with torch.inference_mode():
+            row = model.generate(input_ids=torch.tensor([ids]), max_new_tokens=12, do_sample=False,
+                                 pad_token_id=tokenizer.pad_token_id)[0]
+        alone.append(tokenizer.decode(row[len(ids):], skip_special_tokens=True).strip() or None)
+    assert client.complete(prompts, prefix='{"answer": "') == alone and any(alone)
+    options = ["1903", "1907", "town"]
+    chosen = client.choose(prompts, options, prefix='{"answer": "')
+    option_ids = [tokenizer(o, add_special_tokens=False)["input_ids"] for o in options]
+    for ids, (best, scores) in zip(seqs, chosen):
+        whole = []
+        for o in option_ids:
+            with torch.inference_mode():
+                logp = torch.log_softmax(model(input_ids=torch.tensor([ids + o])).logits.float(), -1)[0]
+            whole.append(sum(float(logp[len(ids) - 1 + j, t]) for j, t in enumerate(o)))
+        assert scores == pytest.approx(whole, abs=2e-3) and best == max(range(3), key=whole.__getitem__)

@@ -107,18 +107,29 @@ def judge(items: list[tuple[dict, str]], examples: dict[int, list[dict]], client
     """Categories per (turn, prediction); figures: asked, retried, unparsable. A client that scores answers
     (local models) gives the most probable category after the opened list, so every prediction gets one;
     another client's free text is parsed, an unparsable answer asked again up to ``retries`` times."""
+    result, asked_again = judge_items(items, examples, client, retries)
+    return result, judge_figures(result, asked_again)
+
+
+def judge_items(items: list[tuple[dict, str]], examples: dict[int, list[dict]], client, retries: int
+                ) -> tuple[list[list[int] | None], list[int]]:
+    """Categories per (turn, prediction), all in one call to the client (the prompts share their examples), and
+    how many times each was asked again."""
     prompts = [judge_prompt(examples, t, p) for t, p in items]
     if getattr(client, "scores_answers", False):
         options = [str(c) for c in CATEGORIES]
         result = [[int(options[best])] for best, _ in client.choose(prompts, options, prefix=CATEGORY_PREFIX)]
-        return result, {"asked": len(items), "retried": 0, "unparsable": 0}
+        return result, [0] * len(items)
     result: list[list[int] | None] = [parse_categories(a) for a in client.complete(prompts)]
-    retried = 0
+    asked_again = [0] * len(items)
     for _ in range(retries):
         todo = [i for i, r in enumerate(result) if r is None]
         if not todo:
             break
-        retried += len(todo)
         for i, answer in zip(todo, client.complete([prompts[i] for i in todo])):
-            result[i] = parse_categories(answer)
-    return result, {"asked": len(items), "retried": retried, "unparsable": sum(r is None for r in result)}
+            result[i], asked_again[i] = parse_categories(answer), asked_again[i] + 1
+    return result, asked_again
+
+
+def judge_figures(result: list[list[int] | None], asked_again: list[int]) -> dict:
+    return {"asked": len(result), "retried": sum(asked_again), "unparsable": sum(r is None for r in result)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tasks.charp.cells import Cell
-from tasks.charp.judge import judge
+from tasks.charp.judge import judge_figures, judge_items
 from tasks.charp.metrics import bertscore_f1, bleu, critic_flags, critic_rate
 from tasks.charp.report import category_counts
 from tasks.scoring.intervals import paired_test, resample_indices
@@ -56,10 +56,16 @@ def _gold_and_control(cell: Cell, gold: list[str], knowledge: list[str], metrics
 
 def judge_cells(cells: Cells, examples: dict, client, max_per_cell: int | None, retries: int
                 ) -> tuple[dict[Cell, list], dict[Cell, dict]]:
-    """The judge's categories for the first ``max_per_cell`` predictions of each cell, and its figures."""
-    judged, stats = {}, {}
-    for cell, (turns, preds) in cells.items():
-        judged[cell], stats[cell] = judge(list(zip(turns, preds))[:max_per_cell], examples, client, retries)
+    """The judge's categories for the first ``max_per_cell`` predictions of each cell, and its figures per
+    cell; every cell's predictions go to the client at once."""
+    picked = {cell: list(zip(turns, preds))[:max_per_cell] for cell, (turns, preds) in cells.items()}
+    result, asked_again = judge_items([item for items in picked.values() for item in items], examples, client,
+                                      retries)
+    judged, stats, start = {}, {}, 0
+    for cell, items in picked.items():
+        end = start + len(items)
+        judged[cell], stats[cell] = result[start:end], judge_figures(result[start:end], asked_again[start:end])
+        start = end
     return judged, stats
 
 

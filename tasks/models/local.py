@@ -63,7 +63,9 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32")
 class LocalChatClient:
     """Greedy chat completions from a local model, batched; an empty completion comes back as None. A
     ``prefix`` starts the assistant's answer (e.g. an opened JSON string), so the model only continues it;
-    ``choose`` scores allowed answers by their log-probability instead of parsing free text."""
+    ``choose`` scores allowed answers by their log-probability instead of parsing free text. The tokens every
+    prompt of a call starts with (few-shot demonstrations, judge examples) are run once and their key/value
+    cache is reused by every batch."""
 
     scores_answers = True
 
@@ -71,24 +73,27 @@ class LocalChatClient:
         self.model_name, self.max_new_tokens, self.batch_size = model, max_new_tokens, batch_size
         self.failures: dict[str, int] = {}
 
-    def _texts(self, tokenizer, prompts: list[str], prefix: str) -> list[str]:
-        return [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
-                                              add_generation_prompt=True) + prefix for p in prompts]
+    def _encode(self, tokenizer, prompts: list[str], prefix: str) -> list[list[int]]:
+        texts = [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
+                                               add_generation_prompt=True) + prefix for p in prompts]
+        return [tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
 
     def complete(self, prompts: list[str], prefix: str = "") -> list[str | None]:
         """The continuation of each prompt's answer after ``prefix`` (the prefix itself not included)."""
         import torch
 
         tokenizer, model = load_causal_lm(self.model_name)
+        seqs = self._encode(tokenizer, prompts, prefix)
+        cache = shared_cache(model, seqs)
         out: list[str | None] = []
-        for k in range(0, len(prompts), self.batch_size):
-            enc = tokenizer(self._texts(tokenizer, prompts[k:k + self.batch_size], prefix), return_tensors="pt",
-                            padding=True).to(model.device)
+        for k in range(0, len(seqs), self.batch_size):
+            ids, mask = padded(seqs[k:k + self.batch_size], cache, tokenizer.pad_token_id, model.device)
             with torch.inference_mode():
-                gen = model.generate(**enc, max_new_tokens=self.max_new_tokens, do_sample=False,
+                gen = model.generate(input_ids=ids, attention_mask=mask, past_key_values=repeated(cache, len(ids)),
+                                     max_new_tokens=self.max_new_tokens, do_sample=False,
                                      pad_token_id=tokenizer.pad_token_id)
             for row in gen:
-                text = tokenizer.decode(row[enc["input_ids"].shape[1]:], skip_special_tokens=True).strip()
+                text = tokenizer.decode(row[ids.shape[1]:], skip_special_tokens=True).strip()
                 if not text:
                     self.failures["empty_completion"] = self.failures.get("empty_completion", 0) + 1
                 out.append(text or None)
@@ -100,17 +105,18 @@ class LocalChatClient:
         per prompt when every option is one token; else one per (prompt, option)."""
         tokenizer, model = load_causal_lm(self.model_name)
         option_ids = [tokenizer(o, add_special_tokens=False)["input_ids"] for o in options]
+        encoded = self._encode(tokenizer, prompts, prefix)
+        cache = shared_cache(model, encoded)
         out = []
-        for k in range(0, len(prompts), self.batch_size):
-            contexts = [tokenizer(t, add_special_tokens=False)["input_ids"]
-                        for t in self._texts(tokenizer, prompts[k:k + self.batch_size], prefix)]
+        for k in range(0, len(encoded), self.batch_size):
+            contexts = encoded[k:k + self.batch_size]
             if all(len(ids) == 1 for ids in option_ids):
-                last = _last_log_probs(model, tokenizer.pad_token_id, contexts, 1)[:, -1]
+                last = _last_log_probs(model, tokenizer.pad_token_id, contexts, 1, cache)[:, -1]
                 scores = [[float(row[ids[0]]) for ids in option_ids] for row in last]
             else:
                 seqs = [ctx + ids for ctx in contexts for ids in option_ids]
                 keep = max(len(ids) for ids in option_ids) + 1
-                logp = _last_log_probs(model, tokenizer.pad_token_id, seqs, keep)
+                logp = _last_log_probs(model, tokenizer.pad_token_id, seqs, keep, cache)
                 flat = [sum(float(logp[r, keep - len(ids) - 1 + j, t]) for j, t in enumerate(ids))
                         for r, ids in enumerate(option_ids * len(contexts))]
                 scores = [flat[i * len(options):(i + 1) * len(options)] for i in range(len(contexts))]
@@ -118,15 +124,60 @@ class LocalChatClient:
         return out
 
 
-def _last_log_probs(model, pad_id: int, seqs: list[list[int]], keep: int):
-    """Log-softmax over the vocabulary at the last ``keep`` positions of left-padded ``seqs``: (n, keep, vocab);
-    position p predicts the token after it."""
+def shared_length(seqs: list[list[int]]) -> int:
+    """How many first tokens every sequence has in common, leaving each at least one of its own."""
+    if not seqs:
+        return 0
+    most = min(len(s) for s in seqs) - 1
+    return next((i for i in range(most) if len({s[i] for s in seqs}) > 1), max(most, 0))
+
+
+def shared_cache(model, seqs: list[list[int]]):
+    """The key/value cache of the tokens every sequence starts with (None when they share none)."""
+    import torch
+    from transformers import DynamicCache
+
+    length = shared_length(seqs)
+    if length == 0:
+        return None
+    cache = DynamicCache()
+    with torch.inference_mode():
+        model(input_ids=torch.tensor([seqs[0][:length]], device=model.device), past_key_values=cache, use_cache=True)
+    return cache
+
+
+def repeated(cache, rows: int):
+    """A copy of ``cache`` for a batch of ``rows`` (generation extends the cache it is given)."""
+    import copy
+
+    if cache is None:
+        return None
+    batch = copy.deepcopy(cache)
+    batch.batch_repeat_interleave(rows)
+    return batch
+
+
+def padded(seqs: list[list[int]], cache, pad_id: int, device):
+    """(ids, attention mask) of ``seqs``: the cached shared tokens first, then padding, then each sequence's
+    own tokens (plain left padding without a cache), so every row's last token is at the end."""
     import torch
 
-    width = max(len(s) for s in seqs)
-    ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in seqs], device=model.device)
-    mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in seqs], device=model.device)
+    shared = cache.get_seq_length() if cache is not None else 0
+    width = max(len(s) for s in seqs) - shared
+    ids = [s[:shared] + [pad_id] * (width + shared - len(s)) + s[shared:] for s in seqs]
+    mask = [[1] * shared + [0] * (width + shared - len(s)) + [1] * (len(s) - shared) for s in seqs]
+    return torch.tensor(ids, device=device), torch.tensor(mask, device=device)
+
+
+def _last_log_probs(model, pad_id: int, seqs: list[list[int]], keep: int, cache=None):
+    """Log-softmax over the vocabulary at the last ``keep`` positions of ``seqs`` (after the tokens in
+    ``cache``, run once): (n, keep, vocab); position p predicts the token after it."""
+    import torch
+
+    shared = cache.get_seq_length() if cache is not None else 0
+    ids, mask = padded(seqs, cache, pad_id, model.device)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)
     with torch.inference_mode():
-        logits = model(input_ids=ids, attention_mask=mask, position_ids=positions, logits_to_keep=keep).logits
+        logits = model(input_ids=ids[:, shared:], attention_mask=mask, position_ids=positions[:, shared:],
+                       past_key_values=repeated(cache, len(seqs)), logits_to_keep=keep).logits
     return torch.log_softmax(logits.float(), dim=-1)
