@@ -72,6 +72,18 @@ def flow_run_state(base: str, deployment_id: str, timeout_s: float = 600) -> tup
     return state, run["id"]
 
 
+def flow_run_logs(base: str, run_id: str, timeout_s: float = 60) -> list[str]:
+    """The messages a flow run logged, once its closing "Finished in state" line has reached the API (a worker's
+    process sends its logs in batches, after the run's state is final); what has arrived if it never does."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        entries = api(base, "POST", "/logs/filter", {"logs": {"flow_run_id": {"any_": [run_id]}}, "limit": 200})
+        closed = any(e["task_run_id"] is None and e["message"].startswith("Finished in state") for e in entries)
+        if closed or time.monotonic() > deadline:
+            return [e["message"] for e in entries]
+        time.sleep(2)
+
+
 @contextmanager
 def started(args: list[str], log: Path, **kwargs):
     """A process in its own process group, logging to ``log``; the whole group is stopped on exit."""

@@ -45,6 +45,14 @@ def test_a_file_named_in_params_is_a_dep(stages):
         "stage charp_score: deps miss tasks/charp/judge_examples.jsonl (named in its params)"]
 
 
+def test_an_artifact_named_in_params_is_a_dep(stages):
+    """The critic charp_score loads (charp.metrics.critic.model) is another stage's output: without it among
+    the deps, a retrained critic left the CHARP scores stale."""
+    score = stages["charp_score"]
+    assert problems(replace(score, deps=tuple(d for d in score.deps if d != "data/detectors/critic"))) == [
+        "stage charp_score: deps miss data/detectors/critic (named in its params)"]
+
+
 def test_an_undeclared_params_key_is_named(stages):
     gen, dialogue = stages["charp_generate@smollm2-full-2"], stages["dialogue@begin"]
     assert problems(replace(gen, params=tuple(p for p in gen.params if p != "charp.seed"))) == [
@@ -56,7 +64,7 @@ def test_an_undeclared_params_key_is_named(stages):
 
 def test_a_folder_dep_covers_everything_below_it(stages):
     detect = stages["detect"]
-    assert problems(replace(detect, deps=("flows", "tasks"))) == []
+    assert problems(replace(detect, deps=("flows", "tasks", "data"))) == []
 
 
 def test_function_level_imports_are_followed():

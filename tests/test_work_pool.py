@@ -10,7 +10,17 @@ import subprocess
 import pytest
 import yaml
 
-from tests.loopback import VENV, api, flow_run_state, free_port, prefect_healthy, started, tree_digests, wait
+from tests.loopback import (
+    VENV,
+    api,
+    flow_run_logs,
+    flow_run_state,
+    free_port,
+    prefect_healthy,
+    started,
+    tree_digests,
+    wait,
+)
 from tests.repo_copy import run
 from tests.s3_remote import TARGETS
 
@@ -42,8 +52,7 @@ def test_nightly_deployment_runs_on_a_process_worker(pushed, s3_env, tmp_path):
         with started([*make, "worker"], tmp_path / "worker.log", cwd=checkout, env=env):
             wait(lambda: api(base, "POST", f"/work_pools/{POOL}/workers/filter", {}), 120, "the worker")
             state, run_id = flow_run_state(base, found[0]["id"])
-        logs = [entry["message"] for entry in
-                api(base, "POST", "/logs/filter", {"logs": {"flow_run_id": {"any_": [run_id]}}, "limit": 200})]
+            logs = flow_run_logs(base, run_id)
     assert state == "COMPLETED", "\n".join(logs[-20:]) + (tmp_path / "worker.log").read_text()[-3000:]
     assert any(m.startswith("dvc pull: ") for m in logs) and any(m.startswith("dvc push: ") for m in logs)
     repro = [m for m in logs if m.startswith("dvc repro: ")]

@@ -87,18 +87,21 @@ def params_readers(module: str, root: Path = ROOT) -> list[str]:
 
 
 def path_values(value) -> list[str]:
-    """Strings in a params value that name a file or folder of the project's code (e.g. charp.judge.examples)."""
+    """Strings in a params value that name a file or folder of the project's code (e.g. charp.judge.examples),
+    or an artifact under data/ that another stage builds (e.g. the critic's model, data/detectors/critic)."""
     if isinstance(value, dict):
         return [p for v in value.values() for p in path_values(v)]
     if isinstance(value, list):
         return [p for v in value for p in path_values(v)]
     if isinstance(value, str) and value.split("/")[0] in ("flows", "tasks") and (ROOT / value).exists():
         return [value]
+    if isinstance(value, str) and value.startswith("data/"):
+        return [value.rstrip("/")]
     return []
 
 
 def params_files(stage: Stage, values: dict) -> set[str]:
-    """Project files the stage's params name (e.g. charp.judge.examples)."""
+    """Project files and data artifacts the stage's params name (e.g. charp.judge.examples)."""
     from tasks.params_schema import as_dict
 
     return {p for v in values.values() if hasattr(v, "model_dump") for p in path_values(as_dict(v))}
