@@ -11,7 +11,7 @@ from tasks.charp import human_eval
 from tasks.charp.cells import cells_with_turns
 from tasks.charp.judge import load_examples
 from tasks.charp.report import plot_metrics, report_text
-from tasks.charp.scoring import cell_metrics, judge_cells, metrics_json, summary
+from tasks.charp.scoring import cell_metrics, history_effect, judge_cells, metrics_json, summary
 from tasks.io import atomic_dir, write_json
 from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
@@ -22,7 +22,7 @@ DATA = ROOT / "data"
 
 
 @task(name="automatic-metrics", cache_policy=NO_CACHE, tags=[GPU_TAG])
-def metrics_task(cells: dict, params: dict) -> dict:
+def metrics_task(cells: dict, params: dict) -> tuple[dict, dict]:
     return cell_metrics(cells, params["metrics"], params["seed"])
 
 
@@ -39,9 +39,10 @@ def charp_score(params: Charp, gpu: GpuLimit) -> None:
     params = as_dict(params)
     ensure_gpu_limit(gpu.gpu_concurrency)
     cells = cells_with_turns(DATA, params)
-    results = metrics_task(cells, params)
+    results, per_turn = metrics_task(cells, params)
     judged, judge_stats, client_failures = judge_task(cells, params) if params["judge"]["enabled"] else ({}, {}, {})
-    scores = summary(results, judged, judge_stats, client_failures)
+    history = history_effect(results, per_turn, judged, params["seed"])
+    scores = summary(results, judged, judge_stats, client_failures, history)
     items = human_eval.sheet_items(cells, params["human"]["per_cell"])
     sheets = {name: ROOT / path for name, path in (params["human"]["sheets"] or {}).items()}
     with atomic_dir(DATA / "charp" / "reports") as tmp:
@@ -49,7 +50,7 @@ def charp_score(params: Charp, gpu: GpuLimit) -> None:
         human_eval.export_sheet(items, params["seed"], tmp / "human_sheet.csv", tmp / "human_key.csv")
         if sheets:
             scores["human"] = human_eval.compare_with_humans(items, judged, sheets, tmp / "judge_vs_human.png")
-        text = report_text(params, results, judged, scores.get("human"))
+        text = report_text(params, results, judged, scores.get("human"), history)
         (tmp / "README.md").write_text(text, encoding="utf-8")
         write_json(scores, tmp / "results.json")
     write_json(metrics_json(results), ROOT / "metrics" / "charp.json")

@@ -294,8 +294,19 @@ def test_charp_grid_runs_offline_on_dstc11(built):
         assert sum(j["categories"].values()) == j["asked"]
     critic = json.loads((built / "metrics/train_detector.json").read_text())["critic"]
     assert critic["valid_loss"] < critic["ln2"] and critic["valid_auroc"] > 0.8
+    deltas = {(r["system"], r["metric"]): r for r in results["history_deltas"]}  # eval h=0 - h=full, paired
+    assert set(deltas) == {(s, m) for s in ("fewshot", "smollm2")
+                           for m in ("bleu", "bertscore_gold", "bertscore_knowledge", "critic", "judge")}
+    for (system, metric), r in deltas.items():
+        turns = params["judge"]["max_per_cell"] if metric == "judge" else params["subsets"]["eval"]
+        assert r["turns"] == turns and r["diff"] == pytest.approx(r["0"] - r["full"], abs=2e-4), (system, metric)
+        assert r["ci"][0] <= r["diff"] <= r["ci"][1], (system, metric)
+    full = results["cells"][str(grid[0])]
+    assert full["bertscore_gold_ci"][0] <= full["bertscore_gold"] <= full["bertscore_gold_ci"][1]
+    assert results["judge_vs_critic"]["n"] == len(cells) * params["judge"]["max_per_cell"]
     report = (built / "data/charp/reports/README.md").read_text()
     assert "| system | train h | BLEU (h=full)" in report and "## LLM judge" in report
+    assert "## History effect (eval h=0 - h=full, the same turns)" in report and "Judge vs critic" in report
     sheet = (built / "data/charp/reports/human_sheet.csv").read_text()
     assert "smollm2" not in sheet and "fewshot" not in sheet
     assert (built / "data/charp/reports/metrics_by_eval_h.png").stat().st_size > 1000

@@ -19,12 +19,17 @@ def bleu(predictions: list[str], references: list[str]) -> float:
 
 def bertscore_f1(candidates: list[str], references: list[str], model: str, num_layers: int,
                  batch_size: int = 32) -> float:
-    """Mean BERTScore F1 (no baseline rescaling) with a local model path (or Hub id) and layer; an empty
-    candidate (an unusable few-shot answer) scores 0."""
+    """Mean BERTScore F1 over the pairs (``bertscore_items``)."""
+    scores = bertscore_items(candidates, references, model, num_layers, batch_size)
+    return round(sum(scores) / len(scores), 4) if scores else 0.0
+
+
+def bertscore_items(candidates: list[str], references: list[str], model: str, num_layers: int,
+                    batch_size: int = 32) -> list[float]:
+    """BERTScore F1 of each pair (no baseline rescaling) with a local model path (or Hub id) and layer; an
+    empty candidate (an unusable few-shot answer) scores 0."""
     import bert_score
 
-    if not candidates:
-        return 0.0
     scores = [0.0] * len(candidates)
     keep = [i for i, c in enumerate(candidates) if c.strip()]
     if keep:
@@ -33,7 +38,7 @@ def bertscore_f1(candidates: list[str], references: list[str], model: str, num_l
                                     device=best_device(), verbose=False)
         for i, v in zip(keep, f1.tolist()):
             scores[i] = v
-    return round(sum(scores) / len(scores), 4)
+    return scores
 
 
 def critic_rate(knowledge: list[str], predictions: list[str], spec: dict) -> float:

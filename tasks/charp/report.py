@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 from tasks.charp.cells import CONTROL, GOLD, NO_TRAINING, Cell
 from tasks.io import atomic_path
 
@@ -57,6 +59,28 @@ def control_text(results: dict[Cell, dict]) -> str:
     return "\n".join(lines)
 
 
+def history_text(history: dict) -> str:
+    """The eval h=0 - h=full differences with their intervals, and the judge-critic agreement."""
+    lines = ["\n## History effect (eval h=0 - h=full, the same turns)\n",
+             "A model that uses the conversation history scores differently without it; an interval that holds 0 "
+             "shows no effect at this number of turns.\n",
+             "| system | train h | metric | turns | h=full | h=0 | h=0 - h=full [95% CI] | p |", "|---" * 8 + "|"]
+    for r in history["deltas"]:
+        ci = r["ci"] or ["–", "–"]
+        name = HEAD.get(r["metric"], "Judge: hallucination category")
+        lines.append(f"| {r['system']} | {r['train_h']} | {name} | {r['turns']} | {_value(r['full'])} | "
+                     f"{_value(r['0'])} | {_value(r['diff'])} [{ci[0]}, {ci[1]}] | {_value(r['p'])} |")
+    k = history["judge_vs_critic"]
+    lines.append(f"\nJudge vs critic (Cohen's kappa over {k['n']} judged predictions; the judge's categories 2, 6 and "
+                 f"7 count as hallucinated): {_value(k['kappa'])}; the judge flags {k['judge_flags']}, the critic "
+                 f"{k['critic_flags']}.")
+    return "\n".join(lines)
+
+
+def _value(v) -> str:
+    return "–" if v is None else str(v)
+
+
 def judge_table(judged: dict[Cell, list[list[int] | None]]) -> str:
     """Share of judged predictions per category (a prediction may fall in several) per system/cell."""
     cols = sorted(judged)
@@ -86,8 +110,9 @@ def series_colours(cells: dict[Cell, dict]) -> dict[tuple[str, str], str]:
 
 
 def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
-    """One panel per metric: its value against the evaluation history, a line per system and train h, each
-    series one colour in every panel and in the one legend (a series with no value in a panel is absent there)."""
+    """One panel per metric: its value against the evaluation history with its 95% bootstrap interval as a bar, a
+    line per system and train h, each series one colour in every panel and in the one legend (a series with no
+    value in a panel is absent there)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,9 +123,16 @@ def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
     fig, axes = plt.subplots(1, len(METRICS), figsize=(4 * len(METRICS), 3.6))
     for ax, metric in zip(axes, METRICS):
         for (system, train_h), colour in colours.items():
-            ys = [cells.get(Cell(system, train_h, h), {}).get(metric) for h in eval_hs]
-            if any(y is not None for y in ys):
-                ax.plot(eval_hs, [y if y is not None else float("nan") for y in ys], marker="o", color=colour)
+            found = [cells.get(Cell(system, train_h, h), {}) for h in eval_hs]
+            ys = [float("nan") if m.get(metric) is None else m[metric] for m in found]
+            if all(np.isnan(ys)):
+                continue
+            ax.plot(eval_hs, ys, marker="o", color=colour)
+            bars = [(h, y, m[f"{metric}_ci"]) for h, y, m in zip(eval_hs, ys, found) if m.get(f"{metric}_ci")]
+            if bars:
+                xs, centre, ci = zip(*bars)
+                err = np.abs(np.array(ci).T - np.array(centre))
+                ax.errorbar(xs, centre, yerr=err, fmt="none", ecolor=colour, capsize=3, alpha=0.6)
         ax.set_title(HEAD[metric], fontsize=9)
         ax.set_xlabel("evaluation history h")
     handles = [plt.Line2D([], [], color=c, marker="o", label=s if h == NO_TRAINING else f"{s} (train h={h})")
@@ -112,12 +144,13 @@ def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
     plt.close(fig)
 
 
-def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list], human: dict | None) -> str:
+def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list], human: dict | None,
+                history: dict) -> str:
     """data/charp/reports/README.md: the data, the metrics table, the judge table and the human agreement."""
     data = (f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on {params['eval_dataset']} "
             f"({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n")
     text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"]),
-            control_text(results)]
+            control_text(results), history_text(history)]
     if judged:
         text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
     if human:
