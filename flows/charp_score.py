@@ -1,5 +1,6 @@
 """Flow `charp_score`: metrics of every CHARP grid cell, the LLM judge, the blind human-evaluation sheet,
-agreement with filled sheets when there are some, the summary table and plots (DVC stage `charp_score`)."""
+agreement with filled sheets when there are some, the generators' learning curves, the summary table and plots
+(DVC stage `charp_score`)."""
 from __future__ import annotations
 
 from prefect import flow, task
@@ -9,6 +10,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.main import run_flow
 from tasks.charp import human_eval
 from tasks.charp.cells import cells_with_turns
+from tasks.charp.curves import load_curves, plot_curves
 from tasks.charp.judge import load_examples
 from tasks.charp.report import plot_metrics, report_text
 from tasks.charp.scoring import cell_metrics, history_effect, judge_cells, metrics_json, summary
@@ -45,12 +47,15 @@ def charp_score(params: Charp, gpu: GpuLimit) -> None:
     scores = summary(results, judged, judge_stats, client_failures, history)
     items = human_eval.sheet_items(cells, params["human"]["per_cell"])
     sheets = {name: ROOT / path for name, path in (params["human"]["sheets"] or {}).items()}
+    curves = load_curves(ROOT / "metrics" / "charp")
     with atomic_dir(DATA / "charp" / "reports") as tmp:
         plot_metrics(results, tmp / "metrics_by_eval_h.png")
+        if curves:
+            plot_curves(curves, tmp / "learning_curves.png")
         human_eval.export_sheet(items, params["seed"], tmp / "human_sheet.csv", tmp / "human_key.csv")
         if sheets:
             scores["human"] = human_eval.compare_with_humans(items, judged, sheets, tmp / "judge_vs_human.png")
-        text = report_text(params, results, judged, scores.get("human"), history)
+        text = report_text(params, results, judged, scores.get("human"), history, curves)
         (tmp / "README.md").write_text(text, encoding="utf-8")
         write_json(scores, tmp / "results.json")
     write_json(metrics_json(results), ROOT / "metrics" / "charp.json")

@@ -39,6 +39,16 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             tmp_path.unlink()
 
 
+def save_png(fig, path: str | Path) -> None:
+    """Write a matplotlib figure as a PNG atomically, with no software stamp (reruns are byte-identical), and
+    close it."""
+    import matplotlib.pyplot as plt
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
     """Yield a temporary sibling directory that replaces ``path`` only if the block succeeds; until then

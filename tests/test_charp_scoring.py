@@ -4,11 +4,13 @@ filled sheets, and the report text."""
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
 from tasks.charp import human_eval
 from tasks.charp.cells import Cell, cells_with_turns, prediction_path
+from tasks.charp.curves import curves_text, load_curves, plot_curves
 from tasks.charp.judge import load_examples
 from tasks.charp.report import report_text
 from tasks.charp.scoring import judge_cells, metrics_json, summary
@@ -92,7 +94,10 @@ def test_judge_labels_per_cell_meet_the_sheet_items(data, tmp_path):
                 w.writerow({**row, "cat_3": "x", "cat_5": "x"})
         sheets[name] = path
     human = human_eval.compare_with_humans(items, judged, sheets, tmp_path / "heat.png")
-    assert human == {"pairwise": {"ann1~ann2": 1.0}, "judge_vs_human_kappa": 1.0, "judged_items": 2}
+    half = [0.0, 0.0, 50.0, 0.0, 50.0, 0.0, 0.0]  # judge rows 3 and 5: half their pairs meet human 3, half 5
+    table = [[0.0] * 7, [0.0] * 7, half, [0.0] * 7, half, [0.0] * 7, [0.0] * 7]
+    assert human == {"pairwise": {"ann1~ann2": 1.0}, "fleiss": 1.0, "judge_vs_human_kappa": 1.0, "judged_items": 2,
+                     "judge_vs_human_table": table}
     assert (tmp_path / "heat.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -104,7 +109,10 @@ def test_report_text_and_results_by_cell_name():
     history = {"deltas": [{"system": "smollm2", "train_h": "full", "metric": "critic", "turns": 2, "full": 0.5,
                            "0": 1.0, "diff": 0.5, "ci": [0.0, 1.0], "p": 0.5}],
                "judge_vs_critic": {"n": 1, "kappa": None, "judge_flags": 0, "critic_flags": 1}}
-    text = report_text(PARAMS, results, judged, {"pairwise": {"a~b": 0.5}, "judge_vs_human_kappa": 0.25}, history)
+    curves = {"smollm2 (train h=full)": {"train_turns": 16, "valid_turns": 4, "untrained_valid_loss": 3.5,
+                                         "epochs": [{"epoch": 1, "train_loss": 3.1, "valid_loss": 3.25, "best": True}]}}
+    text = report_text(PARAMS, results, judged, {"pairwise": {"a~b": 0.5}, "judge_vs_human_kappa": 0.25}, history,
+                       curves)
     lines = text.splitlines()
     assert lines[0] == "# CHARP experiments" and "Critic: critic X." in text
     assert "| smollm2 | full | 12.50 | 0.50 | 0.25 | 0.50 |" in lines
@@ -114,6 +122,7 @@ def test_report_text_and_results_by_cell_name():
     assert "| category | smollm2 (train h=full, eval h=full) |" in lines and "| 1 | 100% |" in lines
     assert "| unparsable | 1 |" in lines
     assert "| smollm2 | full | Critic | 2 | 0.5 | 1.0 | 0.5 [0.0, 1.0] | 0.5 |" in lines
+    assert "| smollm2 (train h=full) | 16 | 4 | 3.5 | 3.25 | 1 | 0.2500 |" in lines
     assert "over 1 judged predictions" in text and "): –; the judge flags 0, the critic 1." in text
     assert lines[-1] == "Cohen's kappa: {'a~b': 0.5}; Fleiss' kappa: –; judge vs human: 0.25."
     assert metrics_json(results) == {
@@ -176,3 +185,19 @@ def test_judge_critic_kappa_by_hand_and_cell_intervals():
                                                   "bertscore_gold": [0.2, 0.4, 0.6, 0.8]}}, 13)
     (only,) = ci.values()
     assert only["critic_ci"] == [1.0, 1.0] and 0.2 <= only["bertscore_gold_ci"][0] < 0.5 < only["bertscore_gold_ci"][1]
+
+
+def test_learning_curves_from_the_training_metrics(tmp_path):
+    epochs = [{"epoch": 1, "train_loss": 3.0, "valid_loss": 3.2, "best": False},
+              {"epoch": 2, "train_loss": 2.5, "valid_loss": 3.1, "best": True}]
+    for name, untrained in (("train.smollm2.h-full.json", 3.6), ("train.flan-t5.h-2.json", None)):
+        stats = {"train_turns": 8, "valid_turns": 2, "epochs": epochs}
+        (tmp_path / name).write_text(json.dumps(stats | ({"untrained_valid_loss": untrained} if untrained else {})))
+    (tmp_path / "generate.smollm2.train-h-full.eval-h-0.json").write_text("{}")
+    curves = load_curves(tmp_path)
+    assert list(curves) == ["flan-t5 (train h=2)", "smollm2 (train h=full)"]
+    text = curves_text(curves)
+    assert "| smollm2 (train h=full) | 8 | 2 | 3.6 | 3.1 | 2 | 0.5000 |" in text.splitlines()
+    assert "| flan-t5 (train h=2) | 8 | 2 | – | 3.1 | 2 | – |" in text.splitlines()
+    plot_curves(curves, tmp_path / "curves.png")
+    assert (tmp_path / "curves.png").read_bytes()[:4] == b"\x89PNG"

@@ -5,9 +5,11 @@ previous raw data, an unreachable upstream source fails the fetch flow with one 
 switch it off, and the paper profile wires the FaithDial and CHARP stages (run here on fixtures placed
 where fetch would put the Hub files); the detectors are scored on every evaluation set, an API key never
 reaches an artifact or log, and the nightly deployment runs on a real local Prefect server; the CHARP grid
-runs offline on DSTC11. A test that changes the copy restores it."""
+runs offline on DSTC11, and filled human sheets round-trip through `charp_score`. A test that changes the copy
+restores it."""
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import shutil
@@ -15,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -312,6 +315,79 @@ def test_charp_grid_runs_offline_on_dstc11(built):
     assert (built / "data/charp/reports/metrics_by_eval_h.png").stat().st_size > 1000
     train = json.loads((built / "metrics/charp/train.smollm2.h-full.json").read_text())
     assert train["train_turns"] == params["subsets"]["train"] and train["epochs"]
+    assert min(e["valid_loss"] for e in train["epochs"]) < train["untrained_valid_loss"]  # the generator learned
+    assert (built / "data/charp/reports/learning_curves.png").stat().st_size > 1000
+    assert "## Generator training (validation loss)" in report and "| smollm2 (train h=full) | " in report
+
+
+def _write_sheet(path: Path, rows: list[dict], ticks: dict[str, set[int]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, list(rows[0]))
+        w.writeheader()
+        for row in rows:
+            w.writerow({**row, **{f"cat_{c}": "x" for c in ticks[row["item"]]}})
+
+
+def test_filled_human_sheets_round_trip_through_charp_score(built, env, tmp_path):
+    """Two annotators fill the built blind sheet with a known pattern; `charp_score` reads them back and its
+    Cohen's and Fleiss' kappa, judge-vs-human kappa and heatmap table are the values computed by hand."""
+    reports = built / "data/charp/reports"
+    with open(reports / "human_sheet.csv", encoding="utf-8") as fh:
+        sheet = list(csv.DictReader(fh))
+    with open(reports / "human_key.csv", encoding="utf-8") as fh:
+        key = {r["item"]: r for r in csv.DictReader(fh)}
+    judge = json.loads((reports / "results.json").read_text())["judge"]
+    first = {cell: pq.read_table(built / f"data/charp/predictions/{cell.split('.', 1)[0]}/{cell.split('.', 1)[1]}"
+                                         ".parquet").column("id")[0].as_py() for cell in judge}
+    judged = [r["item"] for r in sheet if first.get(key[r["item"]]["cell"]) == key[r["item"]]["turn_id"]]
+    others = [r["item"] for r in sheet if r["item"] not in judged]
+    assert len(sheet) == 36 and len(judged) == 6  # 6 cells x per_cell 6; the judge asks max_per_cell 1
+    label = {}
+    for item in judged:
+        (category, count), = judge[key[item]["cell"]]["categories"].items()
+        assert count == 1
+        label[item] = int(category)
+    # Both annotators tick the judge's category on the first 4 judged items and the next category on the other
+    # 2; on the 30 other items A ticks one category, B the same one plus the next on the first 6.
+    a = {i: {label[i] if k < 4 else label[i] % 7 + 1} for k, i in enumerate(judged)}
+    a |= {i: {k % 7 + 1} for k, i in enumerate(others)}
+    b = {i: a[i] | ({k % 7 + 2} if k < 6 else set()) for k, i in enumerate(others)} | {i: a[i] for i in judged}
+    _write_sheet(built / "annotations/ann_a.csv", sheet, a)
+    _write_sheet(built / "annotations/ann_b.csv", sheet, b)
+    params_file = built / "params.yaml"
+    saved = params_file.read_text()
+    shutil.copytree(reports, tmp_path / "reports")
+    shutil.copy2(built / "metrics/charp.json", tmp_path / "charp.json")
+    try:
+        params = yaml.safe_load(saved)
+        params["charp"]["human"]["sheets"] = {"ann_a": "annotations/ann_a.csv", "ann_b": "annotations/ann_b.csv"}
+        params_file.write_text(yaml.safe_dump(params))
+        _run([sys.executable, "-m", "flows.charp_score"], built, env)
+        human = json.loads((reports / "results.json").read_text())["human"]
+        report = (reports / "README.md").read_text()
+        assert (reports / "judge_vs_human.png").stat().st_size > 1000
+    finally:
+        params_file.write_text(saved)
+        shutil.rmtree(built / "annotations")
+        shutil.rmtree(reports)
+        shutil.copytree(tmp_path / "reports", reports)
+        shutil.copy2(tmp_path / "charp.json", built / "metrics/charp.json")
+    # 252 (item, category) decisions: A ticks 36, B 42, 6 disagreements.
+    # Cohen: po 246/252, pe (36*42 + 216*210)/252^2 = 46872/63504 -> 15120/16632 = 10/11.
+    # Fleiss: P 246/252; 78 ticks of 504: Pe (78^2 + 426^2)/504^2 = 187560/254016 -> 1678/1846.
+    assert human["pairwise"] == {"ann_a~ann_b": round(10 / 11, 4)} and human["fleiss"] == round(1678 / 1846, 4)
+    # The majority is A's ticks (B's extra ticks are one vote of two). Judge vs majority on 6 items x 7 = 42
+    # decisions: 6 ticks each, 4 shared: po 38/42, pe (6^2 + 36^2)/42^2 = 1332/1764 -> 264/432 = 11/18.
+    assert human["judge_vs_human_kappa"] == round(11 / 18, 4) and human["judged_items"] == 6
+    counts = np.zeros((7, 7))
+    for k, item in enumerate(judged):
+        counts[label[item] - 1, (label[item] if k < 4 else label[item] % 7 + 1) - 1] += 1
+    rows = counts.sum(axis=1, keepdims=True)
+    table = np.divide(100 * counts, rows, out=np.zeros_like(counts), where=rows > 0)
+    assert human["judge_vs_human_table"] == np.round(table, 2).tolist()
+    assert (f"Cohen's kappa: {{'ann_a~ann_b': {round(10 / 11, 4)}}}; Fleiss' kappa: {round(1678 / 1846, 4)}; "
+            f"judge vs human: {round(11 / 18, 4)}.") in report
 
 
 PAIR_SETS = ["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",

@@ -14,7 +14,7 @@ from sklearn.metrics import cohen_kappa_score
 from tasks.charp.cells import Cell
 from tasks.charp.formatting import history_lines
 from tasks.errors import InputError
-from tasks.io import atomic_path
+from tasks.io import save_png
 from tasks.sheets import item_id as sheet_item_id
 from tasks.sheets import read_filled_sheet, write_blind_sheet
 
@@ -73,9 +73,9 @@ def fleiss(ratings: np.ndarray) -> float:
 
 
 def agreement(sheets: dict[str, dict[str, frozenset[int]]]) -> dict:
-    """Pairwise Cohen's kappa, and Fleiss' kappa over the items every annotator labelled (3+ annotators)."""
+    """Pairwise Cohen's kappa, and Fleiss' kappa over the items every annotator labelled (2+ annotators)."""
     out = {"pairwise": {f"{a}~{b}": cohen(sheets[a], sheets[b]) for a, b in combinations(sorted(sheets), 2)}}
-    if len(sheets) >= 3:
+    if len(sheets) >= 2:
         items = sorted(set.intersection(*(set(s) for s in sheets.values())))
         counts = np.array([[sum(int(c in s[i]) for s in sheets.values()) for c in range(1, 8)] for i in items])
         out["fleiss"] = fleiss(np.stack([len(sheets) - counts.ravel(), counts.ravel()], axis=1))
@@ -122,9 +122,7 @@ def plot_heatmap(table: np.ndarray, title: str, path: Path) -> None:
     ax.set_title(title, fontsize=9)
     fig.colorbar(im, ax=ax, label="% of judge row")
     fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
+    save_png(fig, path)
 
 
 def judge_labels(items: list[dict], judged: dict[Cell, list]) -> dict[str, frozenset[int]]:
@@ -139,8 +137,10 @@ def judge_labels(items: list[dict], judged: dict[Cell, list]) -> dict[str, froze
 
 def compare_with_humans(items: list[dict], judged: dict[Cell, list], sheets: dict[str, Path], heatmap: Path) -> dict:
     """Agreement between the filled sheets and between the judge and the humans' majority; the judge-vs-human
-    heatmap is written to ``heatmap``."""
+    heatmap is written to ``heatmap`` and its table (% of each judge row) returned with the figures."""
     filled = {name: read_sheet(path) for name, path in sheets.items()}
     by_judge, humans = judge_labels(items, judged), majority(filled)
-    plot_heatmap(contingency(by_judge, humans), "judge vs human categories (%)", heatmap)
-    return {**agreement(filled), "judge_vs_human_kappa": cohen(by_judge, humans), "judged_items": len(by_judge)}
+    table = contingency(by_judge, humans)
+    plot_heatmap(table, "judge vs human categories (%)", heatmap)
+    return {**agreement(filled), "judge_vs_human_kappa": cohen(by_judge, humans), "judged_items": len(by_judge),
+            "judge_vs_human_table": np.round(table, 2).tolist()}

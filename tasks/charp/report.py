@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from tasks.charp.cells import CONTROL, GOLD, NO_TRAINING, Cell
-from tasks.io import atomic_path
+from tasks.charp.curves import curves_text
+from tasks.io import save_png
 
 METRICS = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
 HEAD = {"bleu": "BLEU", "bertscore_gold": "BERTScore gold", "bertscore_knowledge": "BERTScore knowledge",
@@ -139,18 +140,17 @@ def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
                for (s, h), c in colours.items()]
     fig.legend(handles=handles, loc="lower center", ncol=min(6, len(handles)), fontsize=7)
     fig.tight_layout(rect=(0, 0.12, 1, 1))
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
+    save_png(fig, path)
 
 
 def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list], human: dict | None,
-                history: dict) -> str:
-    """data/charp/reports/README.md: the data, the metrics table, the judge table and the human agreement."""
+                history: dict, curves: dict[str, dict]) -> str:
+    """data/charp/reports/README.md: the data, the generators' training, the metrics table, the judge table and
+    the human agreement."""
     data = (f"Trained on {params['dataset']} ({params['splits']['train']}); evaluated on {params['eval_dataset']} "
             f"({params['splits']['eval']}, {params['subsets']['eval'] or 'all'} turns per cell).\n")
     text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"]),
-            control_text(results), history_text(history)]
+            control_text(results), history_text(history)] + ([curves_text(curves)] if curves else [])
     if judged:
         text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
     if human:

@@ -10,7 +10,7 @@ from tasks.charp.formatting import input_ids
 from tasks.errors import PipelineError
 from tasks.models.device import best_device
 from tasks.models.local import causal_lm_path
-from tasks.models.training import TrainingConfig, fit, set_seed
+from tasks.models.training import TrainingConfig, fit, mean_loss, set_seed
 
 
 def load_for_training(spec: dict, device: str):
@@ -60,13 +60,20 @@ def encode(tokenizer, rows: list[dict], arch: str, max_length: int, device: str)
 
 def train_generator(train_rows: list[dict], valid_rows: list[dict], spec: dict, params: dict, out_dir: Path) -> dict:
     """Train on ``train_rows`` through the shared training loop (early stopping after params['patience']
-    epochs without a better validation loss) and save the best epoch. Returns the losses per epoch."""
+    epochs without a better validation loss) and save the best epoch. Returns the validation loss before
+    training and the losses per epoch."""
     set_seed(params["seed"])
     device = best_device()
     tokenizer, model = load_for_training(spec, device)
     config = TrainingConfig.from_params(params, learning_rate=spec.get("learning_rate", params["learning_rate"]))
-    history = fit(model, lambda batch: encode(tokenizer, batch, spec["arch"], params["max_length"], device),
-                  train_rows, valid_rows, config, device, spec["model"])
+
+    def batches(rows: list[dict]) -> dict:
+        return encode(tokenizer, rows, spec["arch"], params["max_length"], device)
+
+    model.eval()
+    untrained = round(mean_loss(model, batches, valid_rows, config.batch_size, device), 4)
+    history = fit(model, batches, train_rows, valid_rows, config, device, spec["model"])
     model.save_pretrained(out_dir, safe_serialization=True)
     tokenizer.save_pretrained(out_dir)
-    return {"device": device, "train_turns": len(train_rows), "valid_turns": len(valid_rows), "epochs": history}
+    return {"device": device, "train_turns": len(train_rows), "valid_turns": len(valid_rows),
+            "untrained_valid_loss": untrained, "epochs": history}

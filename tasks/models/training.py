@@ -53,7 +53,7 @@ def _loss(model, batch: dict, device: str):
         return model(**batch).loss
 
 
-def _mean_loss(model, encode: Callable, rows: list, bs: int, device: str) -> float:
+def mean_loss(model, encode: Callable, rows: list, bs: int, device: str) -> float:
     import torch
 
     with torch.inference_mode():
@@ -93,7 +93,7 @@ def fit(model, encode: Callable[[list], dict], train_rows: list, valid_rows: lis
             optimizer.zero_grad()
             total += loss.item() * len(batch)
         model.eval()
-        valid = _mean_loss(model, encode, valid_rows, bs, device)
+        valid = mean_loss(model, encode, valid_rows, bs, device)
         history.append({"epoch": epoch + 1, "train_loss": round(total / max(1, len(train_rows)), 4),
                         "valid_loss": round(valid, 4)})
         if best is None or valid < best:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tasks.io import atomic_path
+from tasks.io import save_png
 from tasks.scoring.metrics import NO_ANSWER, PAIR_LABELS, confusion
 from tasks.scoring.results import ALL
 
@@ -97,14 +97,6 @@ def artifact_rows(res: dict) -> list[dict]:
             for section in ("detection", "binary") for name, dets in res[section].items() for det, m in dets.items()]
 
 
-def _save(fig, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
-
-
 LEVEL_STYLES = {"chance": ("dimgray", ":"), "majority": ("black", "--")}
 
 
@@ -141,7 +133,7 @@ def plot_f1(name: str, dets: dict, path: Path, levels: dict[str, float] | None =
     ax.set_title(f"{name}: F1 by detector and direction")
     ax.legend(fontsize=7, ncol=min(4, len(cols)))
     fig.tight_layout()
-    _save(fig, path)
+    save_png(fig, path)
 
 
 def plot_confusions(name: str, outputs: list[dict], tuned: dict, path: Path) -> None:
@@ -174,5 +166,5 @@ def plot_confusions(name: str, outputs: list[dict], tuned: dict, path: Path) -> 
         ax.set_title(det, fontsize=8)
     fig.suptitle(f"{name}: gold (rows) vs predicted (columns)", fontsize=9)
     fig.tight_layout()
-    _save(fig, path)
+    save_png(fig, path)
 
