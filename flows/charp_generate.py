@@ -1,6 +1,8 @@
 """Flow `charp_generate`: predictions of one grid cell, a trained system (train h) on the evaluation
 split with history h, or the few-shot system through the model client (DVC stages
-`charp_generate@<system>-<train h>-<eval h>` and `charp_fewshot@<eval h>`).
+`charp_generate@<system>-<train h>-<eval h>` and `charp_fewshot@<eval h>`), in shards of turns
+(charp.generation.shard_rows) on the configured task runner: the thread pool here, or a Dask cluster
+(tasks/runners.py). Predictions do not depend on the runner.
 
     python -m flows.charp_generate <system> <train h> <eval h>
     python -m flows.charp_generate fewshot <eval h>
@@ -21,21 +23,53 @@ from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import CharpGenerate, GpuLimit, as_dict, flow_params
+from tasks.runners import on_configured_runner
 from tasks.schemas import CHARP_PREDICTION
 
 DATA = ROOT / "data"
 
 
-@task(name="generate", cache_policy=NO_CACHE, tags=[GPU_TAG])
-def generate_task(rows: list[dict], system: str, train_h: str, params: dict) -> tuple[list[str], dict]:
-    if system == "fewshot":
+@task(name="generate-beam", cache_policy=NO_CACHE, tags=[GPU_TAG])
+def beam_task(rows: list[dict], checkpoint: str, arch: str, generation: dict) -> tuple[list[str], dict]:
+    return generate_beam(rows, checkpoint, arch, generation), {}
+
+
+@task(name="generate-fewshot", cache_policy=NO_CACHE, tags=[GPU_TAG])
+def fewshot_task(rows: list[dict], demos: list[dict], client_params: dict) -> tuple[list[str], dict]:
+    client = make_client(client_params)
+    predictions, unusable = generate_fewshot(rows, demos, client)
+    return predictions, {"unusable_answers": unusable, "client_failures": dict(client.failures)}
+
+
+def submit_shards(cell: Cell, rows: list[dict], params: dict) -> list:
+    """A future per shard of ``rows`` (charp.generation.shard_rows turns; one shard when null). Everything a
+    shard needs travels with it (paths absolute), so a Dask worker in another checkout runs it the same."""
+    size = params["generation"]["shard_rows"] or max(1, len(rows))
+    shards = [rows[k:k + size] for k in range(0, len(rows), size)]
+    if cell.system == "fewshot":
         demos = load_turns(DATA, params["dataset"], params["splits"]["train"], "full", params["fewshot"]["examples"],
                            params["seed"])
-        client = make_client(params["client"])
-        predictions, unusable = generate_fewshot(rows, demos, client)
-        return predictions, {"unusable_answers": unusable, "client_failures": dict(sorted(client.failures.items()))}
-    checkpoint = DATA / "charp" / "models" / system / f"h-{train_h}"
-    return generate_beam(rows, str(checkpoint), params["systems"][system]["arch"], params["generation"]), {}
+        task_, args = fewshot_task, (demos, params["client"])
+    else:
+        checkpoint = str((DATA / "charp" / "models" / cell.system / f"h-{cell.train_h}").resolve())
+        task_, args = beam_task, (checkpoint, params["systems"][cell.system]["arch"], params["generation"])
+    return [task_.with_options(task_run_name=f"generate-{cell}-{k}").submit(shard, *args)
+            for k, shard in enumerate(shards)]
+
+
+def merged(results: list[tuple[list[str], dict]]) -> tuple[list[str], dict]:
+    """The shards' predictions in turn order; unusable answers and client failures summed."""
+    predictions, stats = [], {}
+    for preds, figures in results:
+        predictions += preds
+        if "unusable_answers" in figures:
+            stats["unusable_answers"] = stats.get("unusable_answers", 0) + figures["unusable_answers"]
+            failures = stats.setdefault("client_failures", {})
+            for reason, n in figures["client_failures"].items():
+                failures[reason] = failures.get(reason, 0) + n
+    if "client_failures" in stats:
+        stats["client_failures"] = dict(sorted(stats["client_failures"].items()))
+    return predictions, stats
 
 
 @flow(name="charp-generate")
@@ -44,7 +78,7 @@ def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate
     ensure_gpu_limit(gpu.gpu_concurrency)
     cell = Cell(system, train_h, eval_h)
     rows = eval_turns(DATA, params, cell.eval_h)
-    predictions, stats = generate_task(rows, cell.system, cell.train_h, params)
+    predictions, stats = merged([future.result() for future in submit_shards(cell, rows, params)])
     out = [{"id": r["id"], "system": cell.system, "train_h": cell.train_h, "eval_h": cell.eval_h, "prediction": p}
            for r, p in zip(rows, predictions)]
     write_parquet(out, CHARP_PREDICTION, prediction_path(DATA, cell))
@@ -57,4 +91,4 @@ if __name__ == "__main__":
         args = ["fewshot", NO_TRAINING, args[1]]
     if len(args) != 3:
         raise SystemExit(__doc__)
-    run_flow(lambda: charp_generate(**flow_params(charp_generate, *args)), name="charp_generate")
+    run_flow(lambda: on_configured_runner(charp_generate)(**flow_params(charp_generate, *args)), name="charp_generate")

@@ -18,7 +18,7 @@ from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import Detect, as_dict, flow_params
-from tasks.runners import dask_scheduler, task_runner
+from tasks.runners import on_configured_runner
 from tasks.schemas import DETECTOR_OUTPUT
 from tasks.scoring.eval_sets import load_eval_sets
 
@@ -63,10 +63,5 @@ def detect(params: Detect, root: Path = ROOT) -> None:
     write_json(stats, root / "metrics" / "detect.json")
 
 
-def configured_detect():
-    """The detect flow on the configured runner: a Dask cluster when one is named, else the thread pool."""
-    return detect.with_options(task_runner=task_runner(dask_scheduler()))
-
-
 if __name__ == "__main__":
-    run_flow(lambda: configured_detect()(**flow_params(detect)), name="detect")
+    run_flow(lambda: on_configured_runner(detect)(**flow_params(detect)), name="detect")

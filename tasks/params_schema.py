@@ -320,6 +320,14 @@ class CharpGeneration(Strict):
     batch_size: PositiveInt
     max_length: PositiveInt
     max_new_tokens: PositiveInt
+    shard_rows: PositiveInt | None = None
+
+    @model_validator(mode="after")
+    def _whole_batches(self) -> CharpGeneration:
+        if self.shard_rows is not None and self.shard_rows % self.batch_size:
+            raise ValueError(f"shard_rows ({self.shard_rows}) must be a multiple of batch_size ({self.batch_size}): "
+                             "a shard of whole batches gives the same predictions as one shard")
+        return self
 
 
 class CharpFewshot(Strict):

@@ -1,6 +1,7 @@
-"""The task runner of the stages that fan out (detect): Prefect's thread pool in this process by default, or
-a Dask cluster (prefect-dask) when params `cluster.dask_scheduler` or $HALLUCI_DASK_SCHEDULER names a
-scheduler address. No stage has `cluster` as a DVC param: the outputs are the same bytes on either runner."""
+"""The task runner of the stages that fan out (detect, CHARP generation): Prefect's thread pool in this
+process by default, or a Dask cluster (prefect-dask) when params `cluster.dask_scheduler` or
+$HALLUCI_DASK_SCHEDULER names a scheduler address. No stage has `cluster` as a DVC param: the outputs are the
+same bytes on either runner."""
 from __future__ import annotations
 
 import os
@@ -30,3 +31,8 @@ def task_runner(address: str | None):
     from prefect_dask import DaskTaskRunner
 
     return DaskTaskRunner(address=address)
+
+
+def on_configured_runner(flow_):
+    """``flow_`` on the configured runner: a Dask cluster when one is named, else the thread pool."""
+    return flow_.with_options(task_runner=task_runner(dask_scheduler()))

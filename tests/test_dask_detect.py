@@ -1,7 +1,8 @@
 """`detect` on a Dask cluster: a real `dask scheduler` and two `dask worker` processes on 127.0.0.1, and a real
 Prefect server they share with the flow; a small detect run (consistency + similarity on the SHROOM sets, in
 shards of rows) gives byte-identical outputs and metrics to the same run on the local runner, and both workers
-ran shards. The two wall times are printed (pytest -s) for the record."""
+ran shards. The two wall times are printed (pytest -s) for the record. On the same cluster, a built CHARP cell
+regenerated in shards gives the build's predictions byte for byte."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ import pytest
 import yaml
 
 from tasks.ops.repo_copy import copy_repo
-from tests.loopback import ROOT, VENV, free_port, prefect_healthy, started, tree_digests, wait
+from tests.loopback import ROOT, VENV, api, free_port, prefect_healthy, started, tree_digests, wait
 from tests.repo_copy import run, stage_env
 
 pytestmark = [pytest.mark.loopback, pytest.mark.slow]
@@ -59,12 +60,15 @@ def _shards_run_by_worker(address: str) -> dict[str, int]:
         return client.run(lambda dask_worker: sum(e[1] == "put-in-memory" for e in dask_worker.state.log))
 
 
-def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror):
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, mirror):
+    """A Prefect server, a Dask scheduler and two 1-thread workers on 127.0.0.1: (scheduler address, the
+    environment of flows that use them)."""
+    tmp_path = tmp_path_factory.mktemp("dask")
     port, prefect_port = free_port(), free_port()
     address, base = f"tcp://127.0.0.1:{port}", f"http://127.0.0.1:{prefect_port}/api"
     env = {k: v for k, v in stage_env(mirror).items() if k != "HALLUCI_DASK_SCHEDULER"}
     env.update({"PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_API_URL": base})
-    local, dask = _repo(tmp_path, "local", mirror), _repo(tmp_path, "dask", mirror)
     bin_ = VENV / "bin"
     server = [str(bin_ / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(prefect_port)]
     scheduler = [str(bin_ / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
@@ -76,9 +80,15 @@ def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror):
             started(worker, tmp_path / "worker2.log", cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}):
         wait(lambda: prefect_healthy(base), 180, "the Prefect server")
         wait(lambda: _scheduler_up(address), 120, "the Dask scheduler with two workers")
-        local_s = _detect(local, env)
-        dask_s = _detect(dask, {**env, "HALLUCI_DASK_SCHEDULER": address})
-        by_worker = _shards_run_by_worker(address)
+        yield address, env
+
+
+def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror, cluster):
+    address, env = cluster
+    local, dask = _repo(tmp_path, "local", mirror), _repo(tmp_path, "dask", mirror)
+    local_s = _detect(local, env)
+    dask_s = _detect(dask, {**env, "HALLUCI_DASK_SCHEDULER": address})
+    by_worker = _shards_run_by_worker(address)
     print(f"\npython -m flows.detect: local runner {local_s:.1f} s; Dask, 2 workers x 1 thread {dask_s:.1f} s")
 
     outputs = tree_digests(local / "data/detections")
@@ -88,3 +98,32 @@ def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror):
     stats = json.loads((local / "metrics/detect.json").read_text())
     assert stats["detectors"]["similarity"]["shroom-val"] == {"examples": 1000, "no_answer": 0}
     assert len(by_worker) == 2 and min(by_worker.values()) >= 1 and sum(by_worker.values()) == 10, by_worker
+
+
+@pytest.mark.e2e
+def test_charp_generation_in_shards_on_dask_matches_one_local_shard(built_repo, cluster):
+    """A built cell regenerated on the cluster in shards of whole batches (4 + 2 turns, batch size 4): the
+    same predictions file, byte for byte, as the build's one shard on the local runner."""
+    address, env = cluster
+    cell = "smollm2.train-h-full.eval-h-2"
+    predictions = built_repo / "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet"
+    stats = built_repo / f"metrics/charp/generate.{cell}.json"
+    before = predictions.read_bytes(), stats.read_bytes()
+    params_file = built_repo / "params.yaml"
+    saved = params_file.read_text()
+    try:
+        params = yaml.safe_load(saved)
+        assert params["charp"]["generation"]["batch_size"] == 4 and params["charp"]["subsets"]["eval"] == 6
+        params["charp"]["generation"]["shard_rows"] = 4
+        params_file.write_text(yaml.safe_dump(params, sort_keys=False))
+        run([sys.executable, "-m", "flows.charp_generate", "smollm2", "full", "2"], built_repo,
+            {**env, "HALLUCI_DASK_SCHEDULER": address})
+        runs = api(env["PREFECT_API_URL"], "POST", "/task_runs/filter",
+                   {"task_runs": {"name": {"like_": f"generate-{cell}-"}}})
+        assert sorted(r["name"] for r in runs) == [f"generate-{cell}-0", f"generate-{cell}-1"]
+        assert {r["state_type"] for r in runs} == {"COMPLETED"}
+        assert (predictions.read_bytes(), stats.read_bytes()) == before
+    finally:
+        params_file.write_text(saved)
+        predictions.write_bytes(before[0])
+        stats.write_bytes(before[1])

@@ -46,6 +46,12 @@ def test_negative_size(raw):
         "params.yaml: hallucigen_translation.sizes.trial: must be >= 1 (got -5)"
 
 
+def test_generation_shards_must_be_whole_batches(raw):
+    raw["charp"]["generation"].update(batch_size=4, shard_rows=6)
+    assert _error(raw, "charp") == ("params.yaml: charp.generation: shard_rows (6) must be a multiple of "
+                                    "batch_size (4): a shard of whole batches gives the same predictions as one shard")
+
+
 def test_unknown_type_lists_the_known_ones(raw):
     raw["hallucigen_translation"]["types"].append("sarcasm")
     assert _error(raw, "hallucigen_translation") == (
