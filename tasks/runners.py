@@ -17,14 +17,15 @@ def dask_scheduler() -> str | None:
     return os.environ.get(ENV) or load_stage_params(Cluster).dask_scheduler or None
 
 
-def task_runner(address: str | None):
-    """ThreadPoolTaskRunner without an address; else a DaskTaskRunner on that scheduler. Dask workers run the
+def task_runner(address: str | None, local_workers: int | None = None):
+    """ThreadPoolTaskRunner (``local_workers`` threads; None: Prefect's default) without an address; else a
+    DaskTaskRunner on that scheduler. Dask workers run the
     tasks' Prefect engine, so flow and workers must share one Prefect server (PREFECT_API_URL): the `gpu`
     concurrency limit is held there."""
     from prefect.task_runners import ThreadPoolTaskRunner
 
     if address is None:
-        return ThreadPoolTaskRunner()
+        return ThreadPoolTaskRunner(max_workers=local_workers)
     if not os.environ.get("PREFECT_API_URL"):
         raise PipelineError(f"Dask scheduler {address} ({ENV} / params cluster.dask_scheduler) needs a Prefect "
                             "server shared with the workers: set PREFECT_API_URL here and on every worker")
@@ -33,6 +34,7 @@ def task_runner(address: str | None):
     return DaskTaskRunner(address=address)
 
 
-def on_configured_runner(flow_):
-    """``flow_`` on the configured runner: a Dask cluster when one is named, else the thread pool."""
-    return flow_.with_options(task_runner=task_runner(dask_scheduler()))
+def on_configured_runner(flow_, local_workers: int | None = None):
+    """``flow_`` on the configured runner: a Dask cluster when one is named, else the thread pool
+    (``local_workers`` threads)."""
+    return flow_.with_options(task_runner=task_runner(dask_scheduler(), local_workers))

@@ -2,13 +2,15 @@
 Prefect server they share with the flow; a small detect run (consistency + similarity on the SHROOM sets, in
 shards of rows) gives byte-identical outputs and metrics to the same run on the local runner, and both workers
 ran shards. The two wall times are printed (pytest -s) for the record. On the same cluster, a built CHARP cell
-regenerated in shards gives the build's predictions byte for byte."""
+regenerated in shards, and the built translation dataset rebuilt one shard per direction, give the build's
+bytes."""
 from __future__ import annotations
 
 import json
 import shutil
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -100,15 +102,27 @@ def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror, c
     assert len(by_worker) == 2 and min(by_worker.values()) >= 1 and sum(by_worker.values()) == 10, by_worker
 
 
+def _task_runs(env: dict, like: str) -> list[dict]:
+    return api(env["PREFECT_API_URL"], "POST", "/task_runs/filter", {"task_runs": {"name": {"like_": like}}})
+
+
+def _snapshot(paths: list[Path]) -> dict[Path, bytes]:
+    return {f: f.read_bytes() for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*"))) if f.is_file()}
+
+
+def _restore(snapshot: dict[Path, bytes]) -> None:
+    for path, data in snapshot.items():
+        path.write_bytes(data)
+
+
 @pytest.mark.e2e
 def test_charp_generation_in_shards_on_dask_matches_one_local_shard(built_repo, cluster):
     """A built cell regenerated on the cluster in shards of whole batches (4 + 2 turns, batch size 4): the
     same predictions file, byte for byte, as the build's one shard on the local runner."""
     address, env = cluster
     cell = "smollm2.train-h-full.eval-h-2"
-    predictions = built_repo / "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet"
-    stats = built_repo / f"metrics/charp/generate.{cell}.json"
-    before = predictions.read_bytes(), stats.read_bytes()
+    before = _snapshot([built_repo / "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet",
+                        built_repo / f"metrics/charp/generate.{cell}.json"])
     params_file = built_repo / "params.yaml"
     saved = params_file.read_text()
     try:
@@ -118,12 +132,28 @@ def test_charp_generation_in_shards_on_dask_matches_one_local_shard(built_repo, 
         params_file.write_text(yaml.safe_dump(params, sort_keys=False))
         run([sys.executable, "-m", "flows.charp_generate", "smollm2", "full", "2"], built_repo,
             {**env, "HALLUCI_DASK_SCHEDULER": address})
-        runs = api(env["PREFECT_API_URL"], "POST", "/task_runs/filter",
-                   {"task_runs": {"name": {"like_": f"generate-{cell}-"}}})
+        runs = _task_runs(env, f"generate-{cell}-")
         assert sorted(r["name"] for r in runs) == [f"generate-{cell}-0", f"generate-{cell}-1"]
         assert {r["state_type"] for r in runs} == {"COMPLETED"}
-        assert (predictions.read_bytes(), stats.read_bytes()) == before
+        assert _snapshot(list(before)) == before
     finally:
         params_file.write_text(saved)
-        predictions.write_bytes(before[0])
-        stats.write_bytes(before[1])
+        _restore(before)
+
+
+@pytest.mark.e2e
+def test_translation_build_by_direction_on_dask_matches_the_local_build(built_repo, cluster):
+    """The built translation dataset rebuilt with one shard per direction on the two workers: the same
+    files, byte for byte, as the build's shards one at a time on the local runner."""
+    address, env = cluster
+    before = _snapshot([built_repo / "data/hallucigen/translation", built_repo / "metrics/hallucigen_translation.json"])
+    try:
+        run([sys.executable, "-m", "flows.hallucigen_translation"], built_repo,
+            {**env, "HALLUCI_DASK_SCHEDULER": address})
+        runs = _task_runs(env, "build-")
+        directions = yaml.safe_load((built_repo / "params.yaml").read_text())["hallucigen_translation"]["directions"]
+        assert sorted(r["name"] for r in runs) == sorted(f"build-{d}" for d in directions)
+        assert {r["state_type"] for r in runs} == {"COMPLETED"}
+        assert _snapshot(list(before)) == before
+    finally:
+        _restore(before)

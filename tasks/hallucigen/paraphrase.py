@@ -210,19 +210,17 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
     return candidates, stats
 
 
-def build_paraphrase(raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, dict[str, set]]:
-    """Rows of both splits for English and Swedish, the stats, and per language the types that ran out."""
+def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, set]:
+    """One language's rows of both splits, its stats, and the types that ran out (a shard of the build;
+    ``nlp``: the English pipeline, unused for Swedish)."""
     from tasks.hallucigen.select import select_balanced
 
-    rows, stats, exhausted = [], {}, {}
-    for lang in params["languages"]:
-        candidates, lang_stats = (english_candidates(raw_root, params, nlp) if lang == "en"
-                                  else swedish_candidates(raw_root, params))
-        chosen, exhausted[lang] = select_balanced(candidates, params["sizes"][lang],
-                                                  random.Random(f"{params['seed']}:select:{lang}"))
-        for split, picked in chosen.items():
-            rows += [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split} for k, cand in enumerate(picked)]
-        lang_stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}
-        lang_stats["exhausted_types"] = sorted(exhausted[lang])
-        stats[lang] = lang_stats
+    candidates, stats = (english_candidates(raw_root, params, nlp) if lang == "en"
+                         else swedish_candidates(raw_root, params))
+    chosen, exhausted = select_balanced(candidates, params["sizes"][lang],
+                                        random.Random(f"{params['seed']}:select:{lang}"))
+    rows = [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split}
+            for split, picked in chosen.items() for k, cand in enumerate(picked)]
+    stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}
+    stats["exhausted_types"] = sorted(exhausted)
     return rows, stats, exhausted

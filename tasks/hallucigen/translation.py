@@ -97,32 +97,42 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     return candidates, tallies
 
 
-def build_translation(raw_root: Path, params: dict, nlp: dict, pawsx_examples: Path
-                      ) -> tuple[list[dict], dict, dict[str, set]]:
-    """Rows of both splits for every direction, the stats, and per direction the types that ran out;
-    ``pawsx_examples``: the examples.parquet of the pawsx_edits stage."""
+def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict:
+    """What every direction shares: the PAWS-X items and their file tallies, the pawsx_edits edits
+    (``pawsx_examples``: that stage's examples.parquet) and the ACES candidates by direction."""
     items, file_tallies = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
-    edits = foundation_edits(pawsx_examples)
     aces, aces_tally = ({}, None)
     if params["use_aces"]:
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
-    rows, stats, exhausted = [], {"files": file_tallies, "pool_items": len(items), "directions": {}}, {}
-    for direction in params["directions"]:
-        candidates, tallies = direction_candidates(direction, items, nlp, params, edits)
-        for cand in aces.get(direction, []):
-            candidates[cand.type].append(cand)
-        chosen, exhausted[direction] = select_balanced(candidates, params["sizes"],
-                                                       random.Random(f"{params['seed']}:select:{direction}"))
-        for split, picked in chosen.items():
-            for k, cand in enumerate(picked):
-                rows.append({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
-        stats["directions"][direction] = {
-            "applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
-            "candidates": {t: len(c) for t, c in sorted(candidates.items())},
-            "selected": {split: _count_types(picked) for split, picked in chosen.items()},
-            "exhausted_types": sorted(exhausted[direction])}
-    if aces_tally is not None:
-        stats["aces"] = aces_tally.as_dict()
+    return {"items": items, "files": file_tallies, "edits": foundation_edits(pawsx_examples), "aces": aces,
+            "aces_tally": aces_tally}
+
+
+def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tuple[list[dict], dict, set]:
+    """One direction's rows of both splits, its stats, and the types that ran out (a shard of the build)."""
+    candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"])
+    for cand in pool["aces"].get(direction, []):
+        candidates[cand.type].append(cand)
+    chosen, exhausted = select_balanced(candidates, params["sizes"],
+                                        random.Random(f"{params['seed']}:select:{direction}"))
+    rows = [{**cand.row, "id": f"{direction}:{split}:{k}", "split": split}
+            for split, picked in chosen.items() for k, cand in enumerate(picked)]
+    stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
+             "candidates": {t: len(c) for t, c in sorted(candidates.items())},
+             "selected": {split: _count_types(picked) for split, picked in chosen.items()},
+             "exhausted_types": sorted(exhausted)}
+    return rows, stats, exhausted
+
+
+def merge_directions(pool: dict, params: dict, shards: list[tuple[list[dict], dict, set]]
+                     ) -> tuple[list[dict], dict, dict[str, set]]:
+    """The directions' shards (in params order) as the build's rows, stats and exhausted types."""
+    rows, stats, exhausted = [], {"files": pool["files"], "pool_items": len(pool["items"]), "directions": {}}, {}
+    for direction, (shard_rows, shard_stats, shard_exhausted) in zip(params["directions"], shards):
+        rows += shard_rows
+        stats["directions"][direction], exhausted[direction] = shard_stats, shard_exhausted
+    if pool["aces_tally"] is not None:
+        stats["aces"] = pool["aces_tally"].as_dict()
     return rows, stats, exhausted
 
 
