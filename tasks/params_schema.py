@@ -257,10 +257,20 @@ class Bootstrap(Strict):
     seed: int
 
 
+class Ensemble(Strict):
+    enabled: bool
+    members: list[str] = Field(min_length=1)
+    split_set: EvalSetName
+    tuning_fraction: Annotated[float, Field(gt=0, lt=1)]
+    c: Rate
+    seed: int
+
+
 class Score(Section):
     KEY = "score"
     threshold_tuning_set: EvalSetName
     bootstrap: Bootstrap
+    ensemble: Ensemble
     generation_proxy: str
     generation_sets: dict[str, str]
 

@@ -423,6 +423,13 @@ def test_every_detector_scored_on_every_evaluation_set(built):
     assert "## Cross-model evaluation" in report and "## Generation (proxy: cross-encoder" in report
     results = json.loads((built / "data/reports/results.json").read_text())
     assert set(results["thresholds"]) == scoring and results["agreement"]["hallucigen-paraphrase-test"]
+    ensemble = results["ensemble"]  # the stack beside every member, on the same held-out items
+    members = yaml.safe_load((built / "params.yaml").read_text())["score"]["ensemble"]["members"]
+    assert ensemble["members"] == members and set(ensemble["held_out"]) == set(BINARY_SETS)
+    for name, dets in ensemble["held_out"].items():
+        assert set(dets) == {*members, "stack"} and len({m["n"] for m in dets.values()}) == 1, name
+    assert 0 < ensemble["held_out"]["shroom-val"]["stack"]["n"] < stats["eval_sets"]["shroom-val"]["kept"]
+    assert "## Calibrated ensemble" in report
     training = json.loads((built / "metrics/train_detector.json").read_text())
     assert training["held_out_for_evaluation"] > 0 and training["training"]["train_pairs"] > 100
     assert training["learned"]["valid_loss"] < training["learned"]["ln2"]

@@ -8,6 +8,7 @@ import math
 import pytest
 
 from tasks.errors import InputError
+from tasks.scoring.ensemble import in_tuning_part
 from tasks.scoring.eval_sets import load_eval_sets, shroom
 from tasks.scoring.history import append_history, compare, flatten, last_successful, read_history, regression_report
 from tasks.scoring.metrics import binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
@@ -15,6 +16,8 @@ from tasks.scoring.report import f1_bars, markdown, plot_confusions, plot_f1
 from tasks.scoring.results import score_all
 
 BOOT = {"resamples": 200, "seed": 13}
+ENSEMBLE = {"enabled": True, "members": ["a", "b", "c"], "split_set": "val", "tuning_fraction": 0.5, "c": 1.0,
+            "seed": 13}
 
 
 def test_pair_metrics_count_no_answer_as_wrong():
@@ -61,7 +64,7 @@ def test_results_and_reports_from_detector_outputs(tmp_path):
                                                                            ("hallucinated", 0.3)])],
     }
     params = {"threshold_tuning_set": "tune", "generation_proxy": "a", "generation_sets": {"pairs": "gen"},
-              "bootstrap": BOOT}
+              "bootstrap": BOOT, "ensemble": {**ENSEMBLE, "enabled": False}}
     res = score_all(outputs, params, {"a": "cross_encoder", "b": "llm_prompt"})
     assert res["thresholds"] == {"a": 0.5}
     pairs = res["detection"]["pairs"]
@@ -177,7 +180,8 @@ def test_binary_sets_get_auroc_spearman_intervals_and_paired_tests():
             for det in ("good", "bad") for i, (g, p) in enumerate(zip(gold, p_hall))]
     tune = [_out("tune", det, i, g, s1=s) for det in ("good", "bad")
             for i, (g, s) in enumerate([("hallucinated", 0.8), ("faithful", 0.2)])]
-    params = {"threshold_tuning_set": "tune", "generation_proxy": "none", "generation_sets": {}, "bootstrap": BOOT}
+    params = {"threshold_tuning_set": "tune", "generation_proxy": "none", "generation_sets": {}, "bootstrap": BOOT,
+              "ensemble": {**ENSEMBLE, "enabled": False}}
     res = score_all({"bin": rows, "tune": tune}, params, {"good": "similarity", "bad": "similarity"})
     good, bad = res["binary"]["bin"]["good"]["all"], res["binary"]["bin"]["bad"]["all"]
     assert (good["auroc"], bad["auroc"], good["spearman"], bad["spearman"]) == (1.0, 0.0, 1.0, -1.0)
@@ -199,3 +203,37 @@ def test_f1_levels_chance_and_majority_are_exact():
     assert f1_levels(["hallucinated"] * 3 + ["faithful"], pair=False) == {"chance": 0.6, "majority": 0.8571}
     outputs = [{"id": i, "gold": g, "detector": d} for d in ("a", "b") for i, g in (("2", "hyp2"), ("1", "hyp1"))]
     assert set_gold(outputs) == ["hyp1", "hyp2"]
+
+
+def test_calibrated_ensemble_is_fitted_on_tuning_items_and_beats_its_noisy_members():
+    """Members a and b are the gold label plus independent noise, so their stack averages the noise away;
+    c has no output (no tuned threshold) and is left out of the stack."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+
+    def rows(name: str, n: int) -> list[dict]:
+        gold = rng.random(n) < 0.5
+        out = []
+        for det in ("a", "b"):
+            noise = rng.normal(0, 1.0, n)
+            out += [{"eval_set": name, "id": f"{name}:{i}", "langpair": "en", "detector": det, "score_1": float(g + e),
+                     "gold": "hallucinated" if g else "faithful", "p_hallucination": None}
+                    for i, (g, e) in enumerate(zip(gold, noise))]
+        return out
+
+    outputs = {"tune": rows("tune", 100), "val": rows("val", 400), "other": rows("other", 300)}
+    params = {"threshold_tuning_set": "tune", "generation_proxy": "none", "generation_sets": {}, "bootstrap": BOOT,
+              "ensemble": ENSEMBLE}
+    res = score_all(outputs, params, {"a": "similarity", "b": "similarity", "c": "similarity"})
+    ens = res["ensemble"]
+    assert ens["members"] == ["a", "b"] and all(c > 0.5 for c in ens["coef"])
+    tuning = [i for i in range(400) if in_tuning_part(f"val:{i}", 0.5, 13)]
+    assert ens["tuning_items"] == 100 + len(tuning) and 150 < len(tuning) < 250
+    held = ens["held_out"]
+    assert set(held) == {"other", "val"} and held["val"]["stack"]["n"] == 400 - len(tuning)
+    assert held["other"]["stack"]["n"] == held["other"]["a"]["n"] == 300
+    for name in ("val", "other"):
+        assert held[name]["stack"]["auroc"] > max(held[name]["a"]["auroc"], held[name]["b"]["auroc"]) + 0.03, name
+    text = markdown(res, params)
+    assert "## Calibrated ensemble" in text and f"fitted on {ens['tuning_items']} tuning items only" in text

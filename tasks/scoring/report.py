@@ -47,6 +47,20 @@ def set_tables(name: str, dets: dict, note: str) -> str:
     return f"## {name}\n\n{note}\n\n{by_col}\n\nWhole set:\n\n{full}\n"
 
 
+def ensemble_text(ens: dict) -> str:
+    """The calibrated ensemble beside its members on each binary set's held-out items, and its weights."""
+    weights = ", ".join(f"{m} {c:+.3f}" for m, c in zip(ens["members"], ens["coef"]))
+    parts = ["## Calibrated ensemble\n",
+             f"A logistic-regression stack over the members' standardised scores (weights: {weights}; intercept "
+             f"{ens['intercept']:+.3f}), fitted on {ens['tuning_items']} tuning items only; its threshold "
+             f"{ens['threshold']} is tuned there too. Every row below is on the same held-out items.\n"]
+    keys = ("auroc", "spearman", "accuracy", "f1")
+    for name, dets in ens["held_out"].items():
+        parts.append(f"### {name} (held-out items)\n\n" + _table(
+            ["detector", "n", *keys], [[d, m["n"], *[with_ci(m, k) for k in keys]] for d, m in dets.items()]) + "\n")
+    return "\n".join(parts)
+
+
 def paired_table(name: str, tests: dict) -> str:
     """The paired bootstrap tests of one set: difference, its 95% interval, two-sided p."""
     rows = [[pair, t["n"], t["metric"], "–" if t["diff"] is None else f"{t['diff']:+.3f}",
@@ -75,6 +89,8 @@ def markdown(res: dict, params: dict) -> str:
             parts.append(f"### {name}\n\n" + _table(["detector", *cols, "avg kappa"], [
                 [d, *[v["f1"].get(c, "–") for c in cols], v["avg_kappa"] if v["avg_kappa"] is not None else "–"]
                 for d, v in dets.items()]) + "\n")
+    if res.get("ensemble") and "skipped" not in res["ensemble"]:
+        parts.append(ensemble_text(res["ensemble"]))
     if any(res.get("paired", {}).values()):
         parts.append("## Paired bootstrap tests\n\nPer pair of detectors on the examples both ran on, over the same "
                      "resamples: the difference of F1 (pair sets) or AUROC (binary sets), first minus second, its 95% "

@@ -4,13 +4,14 @@ Tables 4 and 6: hyp+ judged faithful, hyp- judged hallucinated); agreement betwe
 cross-model view (F1 against the generator's labels, mean kappa with the other evaluators). Every metric
 carries its 95% bootstrap interval (``ci``); binary sets add AUROC and, where the set has p(Hallucination),
 SHROOM's Spearman rho; each pair of detectors gets a paired bootstrap test (F1 on pair sets, AUROC on binary
-sets)."""
+sets). The calibrated ensemble (tasks/scoring/ensemble.py) is scored beside its members on held-out items."""
 from __future__ import annotations
 
 from collections import defaultdict
 
 import numpy as np
 
+from tasks.scoring.ensemble import ensemble
 from tasks.scoring.intervals import auroc, confusion_metrics, interval, paired_test, resample_indices, spearman
 from tasks.scoring.metrics import PAIR_LABELS, binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
 
@@ -168,6 +169,9 @@ def score_all(outputs: dict[str, list[dict]], params: dict, detector_kinds: dict
             res["paired"][name] = paired_tests(rows, boot, tuned)
         if name.startswith("cross-model"):
             res["cross_model"][name] = cross_model(rows, boot)
+    if params["ensemble"]["enabled"] and tuned:
+        res["ensemble"] = ensemble(outputs, params, tuned, sorted(res["binary"]),
+                                   lambda rows, t: binary_metrics_ci(rows, t, boot))
     proxy = params["generation_proxy"]
     if proxy in detector_kinds:
         t = 0.5 if detector_kinds[proxy] == "nli" else tuned.get(proxy)
