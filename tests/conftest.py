@@ -7,6 +7,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,8 +65,25 @@ def built_repo(tmp_path_factory, e2e_env) -> Path:
     if os.environ.get("HALLUCI_TEST_BUILT_REPO"):
         return Path(os.environ["HALLUCI_TEST_BUILT_REPO"])
     repo = copy_repo(tmp_path_factory.mktemp("e2e") / "repo")
+    shutil.copy(ROOT / "tests/fixtures/profiles/offline-small.yaml", repo / "profiles")
+    run([sys.executable, "-m", "tasks.profiles", "offline-small"], repo, e2e_env)
     run(["dvc", "repro"], repo, e2e_env)
     return repo
 
 
-pytest_plugins = ["tests.s3_remote"]
+SHARED_BUILDS = {"built_repo": "built-repo", "paper_repo": "paper-repo"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Groups for pytest-xdist (`make test`: -n 2 --dist loadgroup --no-loadscope-reorder): every test that uses
+    a shared build joins that build's group, which one worker builds once; the other tests group by module, so
+    most module fixtures start once. The built copy's group comes first and the paper build's second, so the
+    two workers start on the two builds side by side (the order within a group stays the same)."""
+    builds = list(SHARED_BUILDS)
+    rank = {}
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        shared = next((f for f in builds if f in fixtures), None)
+        item.add_marker(pytest.mark.xdist_group(SHARED_BUILDS[shared] if shared else item.nodeid.split("::")[0]))
+        rank[item.nodeid] = builds.index(shared) if shared else len(builds)
+    items.sort(key=lambda item: rank[item.nodeid])
