@@ -74,16 +74,20 @@ def built_repo(tmp_path_factory, e2e_env) -> Path:
 SHARED_BUILDS = {"built_repo": "built-repo", "paper_repo": "paper-repo"}
 
 
-def pytest_collection_modifyitems(config, items) -> None:
+def _shared_build(item) -> str | None:
+    return next((f for f in SHARED_BUILDS if f in getattr(item, "fixturenames", ())), None)
+
+
+def pytest_itemcollected(item) -> None:
     """Groups for pytest-xdist (`make test`: -n 2 --dist loadgroup --no-loadscope-reorder): every test that uses
     a shared build joins that build's group, which one worker builds once; the other tests group by module, so
-    most module fixtures start once. The built copy's group comes first and the paper build's second, so the
-    two workers start on the two builds side by side (the order within a group stays the same)."""
+    most module fixtures start once."""
+    shared = _shared_build(item)
+    item.add_marker(pytest.mark.xdist_group(SHARED_BUILDS[shared] if shared else item.nodeid.split("::")[0]))
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The built copy's group first and the paper build's second, so the two workers start on the two builds
+    side by side (the order within a group stays the same)."""
     builds = list(SHARED_BUILDS)
-    rank = {}
-    for item in items:
-        fixtures = getattr(item, "fixturenames", ())
-        shared = next((f for f in builds if f in fixtures), None)
-        item.add_marker(pytest.mark.xdist_group(SHARED_BUILDS[shared] if shared else item.nodeid.split("::")[0]))
-        rank[item.nodeid] = builds.index(shared) if shared else len(builds)
-    items.sort(key=lambda item: rank[item.nodeid])
+    items.sort(key=lambda item: builds.index(b) if (b := _shared_build(item)) else len(builds))
