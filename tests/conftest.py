@@ -91,3 +91,6 @@ def pytest_collection_modifyitems(config, items) -> None:
     side by side (the order within a group stays the same)."""
     builds = list(SHARED_BUILDS)
     items.sort(key=lambda item: builds.index(b) if (b := _shared_build(item)) else len(builds))
+
+
+pytest_plugins = ["tests.s3_remote"]
