@@ -3,9 +3,12 @@ load a page, wait until the single-page app has rendered a given text, save a sc
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -34,7 +37,8 @@ class Chromium:
         self._proc = subprocess.Popen(
             [self.binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
              f"--window-size={self.size}", f"--remote-debugging-port={port}", f"--user-data-dir={self._profile.name}",
-             "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -60,6 +64,15 @@ class Chromium:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+        # chromium's helper processes (its own session) can still write to the profile after the browser exits
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        for _ in range(10):
+            try:
+                self._profile.cleanup()
+                return
+            except OSError:
+                time.sleep(0.5)
         self._profile.cleanup()
 
     def call(self, method: str, **params) -> dict:
