@@ -7,6 +7,7 @@ PROFILE ?= offline
 PREFECT_PORT ?= 4200
 # pytest-xdist workers of `make test`: the built copy's tests on one, the paper build and the rest on the other.
 TEST_WORKERS ?= 2
+PYTEST := PATH=$(BIN):$$PATH $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 # A task denied a gpu slot retries within 2 s, not up to 30 s (tasks/ops/prefect_server.py: SERVER_SETTINGS).
 export PREFECT_SERVER_TASKS_TAG_CONCURRENCY_SLOT_WAIT_SECONDS ?= 2
@@ -49,10 +50,10 @@ run: setup  ## rebuild every artifact (dvc repro) on the offline default, then p
 	PATH=$(BIN):$$PATH $(PY) -m tasks.ops.run --port $(PREFECT_PORT)
 
 test: setup lint  ## lint, then the test suite (what CI runs), end-to-end dvc repro on the real mirror included
-	PATH=$(BIN):$$PATH $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=15
+	$(PYTEST) --durations=15
 
 test-fast: setup lint  ## the edit-test loop: lint, then every test not marked slow (no dvc repro)
-	PATH=$(BIN):$$PATH $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not slow"
+	$(PYTEST) -m "not slow"
 
 lint: setup  ## ruff (pyproject.toml [tool.ruff]: 120 columns, imports sorted)
 	$(BIN)/ruff check .

@@ -74,6 +74,16 @@ def built_repo(tmp_path_factory, e2e_env) -> Path:
 SHARED_BUILDS = {"built_repo": "built-repo", "paper_repo": "paper-repo"}
 
 
+def pytest_configure(config) -> None:
+    """pytest >= 9.2 silently drops pytest-xdist 3.8's groups (pytest-xdist#1386): both workers would build the
+    shared copy. pyproject.toml pins pytest below 9.2; an older environment stops here with one line."""
+    from packaging.version import Version
+
+    if getattr(config.option, "dist", "no") == "loadgroup" and Version(pytest.__version__) >= Version("9.2"):
+        raise pytest.UsageError(f"pytest {pytest.__version__} drops the --dist loadgroup groups of pytest-xdist "
+                                "(pytest-xdist#1386); install pytest<9.2 (make setup does)")
+
+
 def _shared_build(item) -> str | None:
     return next((f for f in SHARED_BUILDS if f in getattr(item, "fixturenames", ())), None)
 
@@ -93,4 +103,4 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: builds.index(b) if (b := _shared_build(item)) else len(builds))
 
 
-pytest_plugins = ["tests.s3_remote"]
+pytest_plugins = ["tests.s3_remote", "tests.dask_cluster"]

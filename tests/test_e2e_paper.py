@@ -2,10 +2,11 @@
 tests/fixtures/profiles/paper-small.yaml, runs `dvc repro` of every stage with every paper Hub id answered by
 a local Hub-compatible server (tiny random-weight models of the paper's architectures, the upstream data
 layouts) and gpt-4-turbo by a local OpenAI-compatible server. Checked: every stage completes; ACES rows are
-mapped to types; eCHARP/hCHARP are built; FLAN-T5/GODEL train and generate with beam search; the NLI
-detectors follow the three-condition rule; the pickle-only critic loads only with allow_pickle: true; a
-changed file on the Hub fails `fetch` with the hash pinned in the source lock. Stage times are written to
-the test's log (`pytest -s` shows them)."""
+mapped to types; the translation build rebuilt by direction on a Dask cluster gives the same bytes (the
+build's determinism and runner independence); eCHARP/hCHARP are built; FLAN-T5/GODEL train and generate
+with beam search; the NLI detectors follow the three-condition rule; the pickle-only critic loads only with
+allow_pickle: true; a changed file on the Hub fails `fetch` with the hash pinned in the source lock. Stage
+times are written to the test's log (`pytest -s` shows them)."""
 from __future__ import annotations
 
 import hashlib
@@ -25,6 +26,7 @@ from tasks.hallucigen.aces import PHENOMENA
 from tasks.ops.repo_copy import copy_repo
 from tests import hub_content as hc
 from tests.chat_server import ChatHandler, chat_server
+from tests.dask_cluster import restore, snapshot, task_runs
 from tests.hub_server import hub_server
 from tests.repo_copy import run
 
@@ -100,6 +102,25 @@ def test_aces_rows_are_mapped_to_types(paper_repo):
     tally = json.loads((repo / "metrics/hallucigen_translation.json").read_text())["aces"]
     assert tally == {"read": 8 * len(PHENOMENA) + 2, "kept": 8 * len(PHENOMENA), "rejected": 2,
                      "rejected_by_reason": {"other_langpair": 1, "unmapped_phenomenon": 1}}
+
+
+def test_translation_build_by_direction_on_dask_matches_the_local_build(paper_repo, cluster):
+    """The built translation dataset (PAWS-X edits and ACES rows) rebuilt with one shard per direction on the
+    two Dask workers: the same files, byte for byte, as the build's shards one at a time on the local runner."""
+    repo, env, _, _ = paper_repo
+    address, cluster_env = cluster
+    before = snapshot([repo / "data/hallucigen/translation", repo / "metrics/hallucigen_translation.json"])
+    try:
+        run([sys.executable, "-m", "flows.hallucigen_translation"], repo,
+            {**env, "PREFECT_HOME": cluster_env["PREFECT_HOME"], "PREFECT_API_URL": cluster_env["PREFECT_API_URL"],
+             "HALLUCI_DASK_SCHEDULER": address})
+        runs = task_runs(cluster_env, "build-")
+        directions = yaml.safe_load((repo / "params.yaml").read_text())["hallucigen_translation"]["directions"]
+        assert sorted(r["name"] for r in runs) == sorted(f"build-{d}" for d in directions)
+        assert {r["state_type"] for r in runs} == {"COMPLETED"}
+        assert snapshot(list(before)) == before
+    finally:
+        restore(before)
 
 
 def test_echarp_and_hcharp_are_built(paper_repo):
