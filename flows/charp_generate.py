@@ -19,7 +19,7 @@ from tasks.charp.cells import NO_TRAINING, Cell, prediction_path
 from tasks.charp.data import eval_turns, load_turns
 from tasks.charp.generate import generate_beam, generate_fewshot
 from tasks.io import write_json, write_parquet
-from tasks.models.client import make_client
+from tasks.models.client import make_client, summed_failures
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import CharpGenerate, GpuLimit, as_dict, flow_params
@@ -64,11 +64,7 @@ def merged(results: list[tuple[list[str], dict]]) -> tuple[list[str], dict]:
         predictions += preds
         if "unusable_answers" in figures:
             stats["unusable_answers"] = stats.get("unusable_answers", 0) + figures["unusable_answers"]
-            failures = stats.setdefault("client_failures", {})
-            for reason, n in figures["client_failures"].items():
-                failures[reason] = failures.get(reason, 0) + n
-    if "client_failures" in stats:
-        stats["client_failures"] = dict(sorted(stats["client_failures"].items()))
+            stats["client_failures"] = summed_failures(stats.get("client_failures", {}), figures["client_failures"])
     return predictions, stats
 
 

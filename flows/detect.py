@@ -34,8 +34,9 @@ def shard_task(shard: Shard, llm_params: dict) -> tuple[list[dict], dict, dict]:
 
 
 def submit_shard(shard: Shard, llm_params: dict):
-    """A future of shard_task; model detectors with an accelerator path carry the gpu tag."""
-    tags = [GPU_TAG] if holds_gpu(shard.spec) else []
+    """A future of shard_task; model detectors with an accelerator path carry the gpu tag, unless the shard
+    has nothing to run."""
+    tags = [GPU_TAG] if holds_gpu(shard.spec) and shard.idle is None else []
     return shard_task.with_options(name=f"detect-{shard.detector}", task_run_name=f"detect-{shard.key}",
                                    tags=tags).submit(shard, llm_params)
 

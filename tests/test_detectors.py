@@ -14,9 +14,11 @@ from tasks.detectors.consistency import ConsistencyDetector, unsupported
 from tasks.detectors.llm_prompt import LLMPromptDetector, detection_prompt, parse_answer
 from tasks.detectors.nli import NLIDetector, entailment_columns, nli_decide
 from tasks.detectors.registry import check_detectors, holds_gpu
+from tasks.detectors.shards import plan, run_shard
 from tasks.detectors.vote import majority, vote
 from tasks.errors import PipelineError
 from tasks.models.http import OpenAIChatClient
+from tasks.scoring.eval_sets import EvalSet
 from tests.chat_server import ChatHandler, chat_server
 
 OMP_BEFORE = os.environ.get("OMP_NUM_THREADS")
@@ -216,6 +218,25 @@ def test_only_models_with_an_accelerator_path_hold_a_gpu_slot(tmp_path):
     assert not holds_gpu({"kind": "learned", "model": str(tmp_path)})
     (tmp_path / "head.json").write_text('{"encoder": "intfloat/multilingual-e5-small"}')
     assert holds_gpu({"kind": "learned", "model": str(tmp_path)})
+
+
+def test_shards_with_nothing_to_run_load_no_model():
+    """An LLM prompt detector on a binary set, and an NLI detector whose langpairs a set lacks, report the same
+    figures as a run would, without loading their models (both name models that do not exist)."""
+    pair = EvalSet("pairs", "pair", "translation", rows=[{"id": "a", "langpair": "en-fr", "source": "s",
+                                                          "hyp1": "h", "hyp2": "g", "type": "date", "label": "hyp2"}])
+    binary = EvalSet("binary", "binary", "shroom", rows=[{"id": "b", "langpair": "en", "source": "s", "hyp": "h",
+                                                          "type": "natural", "label": 1}])
+    specs = {"llm": {"kind": "llm_prompt", "prompt": "general"},
+             "nli-sv": {"kind": "nli", "model": "no/such-model", "langpairs": ["sv"]}}
+    shards = plan(specs, {"pairs": pair, "binary": binary}, seed=13, shard_rows=None)
+    idle = {shard.key: shard.idle for shard in shards}
+    assert idle == {"llm.pairs.0": None, "llm.binary.0": {"skipped": "gives no per-hypothesis score"},
+                    "nli-sv.pairs.0": {"examples": 0}, "nli-sv.binary.0": {"examples": 0}}
+    no_backend = {"backend": "no-such-backend"}
+    assert [run_shard(s, no_backend) for s in shards if s.idle] == [([], idle[s.key], {}) for s in shards if s.idle]
+    with pytest.raises(ValueError, match="unknown model backend 'no-such-backend'"):
+        run_shard(shards[0], no_backend)  # the one shard with work builds its client
 
 
 def test_length_sorted_batches_keep_every_index_once():

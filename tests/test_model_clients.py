@@ -13,6 +13,7 @@ from tasks.hallucigen.llm_generation import (
     parse_paraphrase,
     parse_translation,
 )
+from tasks.models.client import summed_failures
 from tasks.models.http import OpenAIChatClient
 from tests.chat_server import ChatHandler, chat_server
 
@@ -60,6 +61,10 @@ def test_openai_client_counts_every_failure_and_retries(server, monkeypatch):
     assert Handler.calls["reject"] == 1  # a 4xx is not retried
     assert Handler.calls["slow"] == 3  # timeouts are retried, then counted
     assert set(Handler.auth) == {f"Bearer {CANARY}"}
+    other_shard = {"http_400": 2, "http_429": 1}
+    assert list(summed_failures(client.failures, other_shard).items()) == [
+        ("empty_completion", 1), ("http_400", 3), ("http_429", 1), ("malformed_response", 2),
+        ("timeout_or_connection", 1)]
 
 
 def test_generation_over_http_keeps_the_key_out_of_artifacts(server, monkeypatch):

@@ -8,6 +8,7 @@ from tasks.errors import PipelineError
 
 MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # gpu-tagged: holds_gpu
 KINDS = MODEL_KINDS | {"consistency", "vote"}
+PAIR_ONLY_KINDS = {"llm_prompt"}  # no per-hypothesis score (can_score False): nothing to run on a binary set
 
 
 def active_detectors(detectors: dict) -> dict:

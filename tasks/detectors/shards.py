@@ -8,7 +8,8 @@ import threading
 from dataclasses import dataclass, replace
 
 from tasks.detectors.registry import build_detector
-from tasks.detectors.run import applicable_rows, run_detector
+from tasks.detectors.run import applicable_rows, idle_figures, run_detector
+from tasks.models.client import summed_failures
 from tasks.scoring.eval_sets import EvalSet
 
 COUNTED = ("examples", "no_answer")  # per-shard run figures that add up
@@ -24,6 +25,12 @@ class Shard:
     @property
     def key(self) -> str:
         return f"{self.detector}.{self.eval_set.name}.{self.index}"
+
+    @property
+    def idle(self) -> dict | None:
+        """This shard's run figures when it has nothing to run (its model is not loaded, and it holds no gpu
+        slot); None when it has work."""
+        return idle_figures(self.spec["kind"], self.eval_set, self.eval_set.rows)
 
 
 def plan(detectors: dict, sets: dict[str, EvalSet], seed: int, shard_rows: int | None) -> list[Shard]:
@@ -65,6 +72,8 @@ def _client_counts(detector) -> dict:
 
 def run_shard(shard: Shard, llm_params: dict) -> tuple[list[dict], dict, dict]:
     """Output rows, run figures and the LLM answer counts (unparsable, client failures) of one shard."""
+    if shard.idle is not None:
+        return [], shard.idle, {}
     detector, in_use = _detector(shard.detector, shard.spec, llm_params)
     with in_use:
         before = _client_counts(detector)
@@ -88,11 +97,6 @@ def merge(shards: list[Shard], results: list[tuple[list[dict], dict, dict]]) -> 
                 merged[key] = value
         if shard.spec["kind"] == "llm_prompt":
             mine["unparsable_answers"] = mine.get("unparsable_answers", 0) + counts.get("unparsable", 0)
-            failures = mine.setdefault("client_failures", {})
-            for reason, n in counts.items():
-                if reason != "unparsable":
-                    failures[reason] = failures.get(reason, 0) + n
-    for figures in stats.values():
-        if "client_failures" in figures:
-            figures["client_failures"] = dict(sorted(figures["client_failures"].items()))
+            mine["client_failures"] = summed_failures(mine.get("client_failures", {}),
+                                                      {k: n for k, n in counts.items() if k != "unparsable"})
     return rows, stats

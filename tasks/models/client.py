@@ -12,3 +12,11 @@ def make_client(params: dict):
     if params["backend"] == "openai":
         return OpenAIChatClient(**params["openai"])
     raise ValueError(f"unknown model backend {params['backend']!r}: 'local' or 'openai'")
+
+
+def summed_failures(failures: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+    """Client failure counts by reason with ``more`` added, in reason order (shards of one run, merged)."""
+    total = dict(failures)
+    for reason, n in more.items():
+        total[reason] = total.get(reason, 0) + n
+    return dict(sorted(total.items()))
