@@ -30,8 +30,8 @@ def _repo(tmp_path, name, mirror):
     detect = params["detect"]
     detect["eval_sets"] = ["shroom-trial", "shroom-val"]
     detect["detectors"] = {name: detect["detectors"][name] for name in ("consistency", "similarity")}
-    detect["detectors"]["similarity"]["max_per_langpair"] = None  # every row, so that shroom-val has 4 shards
-    detect["shard_rows"] = 300  # shroom-trial: 80 rows, 1 shard; shroom-val: 1000 rows, 4 shards
+    detect["detectors"]["similarity"]["max_per_langpair"] = 100  # shroom-val: 100 seeded rows of DM, MT and PG each
+    detect["shard_rows"] = 100  # consistency: shroom-trial 1 shard (80 rows), shroom-val 10; similarity: 1 + 3
     detect["gpu_concurrency"] = 2  # one similarity shard per worker at a time
     (repo / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     return repo
@@ -66,8 +66,9 @@ def test_detect_on_two_dask_workers_matches_the_local_runner(tmp_path, mirror, c
     assert tree_digests(dask / "data/detections") == outputs
     assert (dask / "metrics/detect.json").read_bytes() == (local / "metrics/detect.json").read_bytes()
     stats = json.loads((local / "metrics/detect.json").read_text())
-    assert stats["detectors"]["similarity"]["shroom-val"] == {"examples": 1000, "no_answer": 0}
-    assert len(by_worker) == 2 and min(by_worker.values()) >= 1 and sum(by_worker.values()) == 10, by_worker
+    assert stats["detectors"]["similarity"]["shroom-val"] == {"examples": 300, "no_answer": 0}
+    assert stats["detectors"]["consistency"]["shroom-val"] == {"examples": 1000, "no_answer": 0}
+    assert len(by_worker) == 2 and min(by_worker.values()) >= 1 and sum(by_worker.values()) == 15, by_worker
 
 
 @pytest.mark.e2e
@@ -75,8 +76,8 @@ def test_charp_generation_in_shards_on_dask_matches_one_local_shard(built_repo, 
     """A built cell regenerated on the cluster in shards of whole batches (4 + 2 turns, batch size 4): the
     same predictions file, byte for byte, as the build's one shard on the local runner."""
     address, env = cluster
-    cell = "smollm2.train-h-full.eval-h-2"
-    before = snapshot([built_repo / "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet",
+    cell = "smollm2.train-h-full.eval-h-0"
+    before = snapshot([built_repo / "data/charp/predictions/smollm2/train-h-full.eval-h-0.parquet",
                         built_repo / f"metrics/charp/generate.{cell}.json"])
     params_file = built_repo / "params.yaml"
     saved = params_file.read_text()
@@ -85,7 +86,7 @@ def test_charp_generation_in_shards_on_dask_matches_one_local_shard(built_repo, 
         assert params["charp"]["generation"]["batch_size"] == 4 and params["charp"]["subsets"]["eval"] == 6
         params["charp"]["generation"]["shard_rows"] = 4
         params_file.write_text(yaml.safe_dump(params, sort_keys=False))
-        run([sys.executable, "-m", "flows.charp_generate", "smollm2", "full", "2"], built_repo,
+        run([sys.executable, "-m", "flows.charp_generate", "smollm2", "full", "0"], built_repo,
             {**env, "HALLUCI_DASK_SCHEDULER": address})
         runs = task_runs(env, f"generate-{cell}-")
         assert sorted(r["name"] for r in runs) == [f"generate-{cell}-0", f"generate-{cell}-1"]

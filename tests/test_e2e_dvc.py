@@ -56,7 +56,7 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "metrics/detect.json", "metrics/score.json", "data/reports/README.md", "data/reports/results.json",
            "data/reports/f1.hallucigen-paraphrase-test.png", "data/reports/confusion.shroom-val.png",
            "data/charp/models/smollm2/h-full/model.safetensors",
-           "data/charp/predictions/smollm2/train-h-full.eval-h-2.parquet",
+           "data/charp/predictions/smollm2/train-h-full.eval-h-0.parquet",
            "data/charp/predictions/fewshot/train-h-none.eval-h-0.parquet", "metrics/charp.json",
            "data/charp/reports/README.md", "data/charp/reports/human_sheet.csv",
            "data/hallucigen/translation/croissant.json", "data/dialogue/dstc11/croissant.json", "data/site/index.html"]
@@ -181,16 +181,16 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     out = built / "data/hallucigen"
     tr = {split: pq.read_table(out / f"translation/{split}.generation.parquet") for split in ("trial", "test")}
     assert all(t.schema.equals(HALLUCIGEN_GENERATION) for t in tr.values())
-    for split, size in (("trial", 10), ("test", 100)):
+    for split, size in (("trial", 4), ("test", 40)):  # tests/fixtures/profiles/offline-small.yaml
         directions = ("en-fr", "fr-en", "en-de", "de-en")
         assert Counter(tr[split].column("langpair").to_pylist()) == {d: size for d in directions}
     pp = {split: pq.read_table(out / f"paraphrase/{split}.generation.parquet").to_pylist()
           for split in ("trial", "test")}
-    assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 16, "sv": 20}
-    assert Counter(r["langpair"] for r in pp["test"]) == {"en": 119, "sv": 119}
+    assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 8, "sv": 8}
+    assert Counter(r["langpair"] for r in pp["test"]) == {"en": 44, "sv": 44}
     assert {r["type"] for r in pp["test"] if r["langpair"] == "en"} >= {"natural", "tense", "negation", "number"}
     det = pq.read_table(out / "paraphrase/test.detection.parquet")
-    assert det.schema.equals(HALLUCIGEN_DETECTION) and det.num_rows == 238
+    assert det.schema.equals(HALLUCIGEN_DETECTION) and det.num_rows == 88
     stats = json.loads((built / "metrics/hallucigen_paraphrase.json").read_text())
     assert stats["en"]["published_test_recall"] == 1.0 and stats["sv"]["published_test_sources_in_pool"] > 40
     published = pq.read_table(out / "translation/published.detection.parquet").to_pylist()
@@ -198,7 +198,7 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     from datasets import load_dataset
 
     ds = load_dataset("parquet", data_files={"test": str(out / "translation/test.detection.parquet")})["test"]
-    assert ds.num_rows == 400 and set(ds["label"]) == {"hyp1", "hyp2"}
+    assert ds.num_rows == 160 and set(ds["label"]) == {"hyp1", "hyp2"}
 
 
 def test_llm_generation_path_runs_on_the_offline_model(built):
@@ -343,17 +343,17 @@ def test_filled_human_sheets_round_trip_through_charp_score(built, env, tmp_path
                                          ".parquet").column("id")[0].as_py() for cell in judge}
     judged = [r["item"] for r in sheet if first.get(key[r["item"]]["cell"]) == key[r["item"]]["turn_id"]]
     others = [r["item"] for r in sheet if r["item"] not in judged]
-    assert len(sheet) == 36 and len(judged) == 6  # 6 cells x per_cell 6; the judge asks max_per_cell 1
+    assert len(sheet) == 24 and len(judged) == 4  # 4 cells x per_cell 6; the judge asks max_per_cell 1
     label = {}
     for item in judged:
         (category, count), = judge[key[item]["cell"]]["categories"].items()
         assert count == 1
         label[item] = int(category)
-    # Both annotators tick the judge's category on the first 4 judged items and the next category on the other
-    # 2; on the 30 other items A ticks one category, B the same one plus the next on the first 6.
-    a = {i: {label[i] if k < 4 else label[i] % 7 + 1} for k, i in enumerate(judged)}
+    # Both annotators tick the judge's category on the first 3 judged items and the next category on the last
+    # one; on the 20 other items A ticks one category, B the same one plus the next on the first 4.
+    a = {i: {label[i] if k < 3 else label[i] % 7 + 1} for k, i in enumerate(judged)}
     a |= {i: {k % 7 + 1} for k, i in enumerate(others)}
-    b = {i: a[i] | ({k % 7 + 2} if k < 6 else set()) for k, i in enumerate(others)} | {i: a[i] for i in judged}
+    b = {i: a[i] | ({k % 7 + 2} if k < 4 else set()) for k, i in enumerate(others)} | {i: a[i] for i in judged}
     _write_sheet(built / "annotations/ann_a.csv", sheet, a)
     _write_sheet(built / "annotations/ann_b.csv", sheet, b)
     params_file = built / "params.yaml"
@@ -374,21 +374,21 @@ def test_filled_human_sheets_round_trip_through_charp_score(built, env, tmp_path
         shutil.rmtree(reports)
         shutil.copytree(tmp_path / "reports", reports)
         shutil.copy2(tmp_path / "charp.json", built / "metrics/charp.json")
-    # 252 (item, category) decisions: A ticks 36, B 42, 6 disagreements.
-    # Cohen: po 246/252, pe (36*42 + 216*210)/252^2 = 46872/63504 -> 15120/16632 = 10/11.
-    # Fleiss: P 246/252; 78 ticks of 504: Pe (78^2 + 426^2)/504^2 = 187560/254016 -> 1678/1846.
-    assert human["pairwise"] == {"ann_a~ann_b": round(10 / 11, 4)} and human["fleiss"] == round(1678 / 1846, 4)
-    # The majority is A's ticks (B's extra ticks are one vote of two). Judge vs majority on 6 items x 7 = 42
-    # decisions: 6 ticks each, 4 shared: po 38/42, pe (6^2 + 36^2)/42^2 = 1332/1764 -> 264/432 = 11/18.
-    assert human["judge_vs_human_kappa"] == round(11 / 18, 4) and human["judged_items"] == 6
+    # 168 (item, category) decisions: A ticks 24, B 28, 4 disagreements.
+    # Cohen: po 164/168, pe (24*28 + 144*140)/168^2 = 20832/28224 -> 6720/7392 = 10/11.
+    # Fleiss: P 164/168; 52 ticks of 336: Pe (52^2 + 284^2)/336^2 = 83360/112896 -> 26848/29536 = 839/923.
+    assert human["pairwise"] == {"ann_a~ann_b": round(10 / 11, 4)} and human["fleiss"] == round(839 / 923, 4)
+    # The majority is A's ticks (B's extra ticks are one vote of two). Judge vs majority on 4 items x 7 = 28
+    # decisions: 4 ticks each, 3 shared: po 26/28, pe (4^2 + 24^2)/28^2 = 592/784 -> 136/192 = 17/24.
+    assert human["judge_vs_human_kappa"] == round(17 / 24, 4) and human["judged_items"] == 4
     counts = np.zeros((7, 7))
     for k, item in enumerate(judged):
-        counts[label[item] - 1, (label[item] if k < 4 else label[item] % 7 + 1) - 1] += 1
+        counts[label[item] - 1, (label[item] if k < 3 else label[item] % 7 + 1) - 1] += 1
     rows = counts.sum(axis=1, keepdims=True)
     table = np.divide(100 * counts, rows, out=np.zeros_like(counts), where=rows > 0)
     assert human["judge_vs_human_table"] == np.round(table, 2).tolist()
-    assert (f"Cohen's kappa: {{'ann_a~ann_b': {round(10 / 11, 4)}}}; Fleiss' kappa: {round(1678 / 1846, 4)}; "
-            f"judge vs human: {round(11 / 18, 4)}.") in report
+    assert (f"Cohen's kappa: {{'ann_a~ann_b': {round(10 / 11, 4)}}}; Fleiss' kappa: {round(839 / 923, 4)}; "
+            f"judge vs human: {round(17 / 24, 4)}.") in report
 
 
 PAIR_SETS = ["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",

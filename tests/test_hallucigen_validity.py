@@ -70,3 +70,21 @@ def test_source_blind_check_in_bfloat16_tracks_float32():
     assert str(load_causal_lm("smollm2", dtype="bfloat16")[1].dtype) == "torch.bfloat16"
     assert full != half and max(abs(a - b) for a, b in zip(full, half)) < 0.1
     assert half[0] + 1 < half[1]
+
+
+def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
+    import warnings
+
+    import torch
+
+    from tasks.models.device import warn_if_slow_dtype
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warn_if_slow_dtype("cpu", "float32")
+        warn_if_slow_dtype("cuda", "bfloat16")
+        assert caught == []
+        warn_if_slow_dtype("cpu", "bfloat16")
+    native = torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    assert [str(w.message).split(" (")[0] for w in caught] == ([] if native else
+                                                                ["dtype bfloat16 on a CPU without native bf16"])

@@ -51,9 +51,8 @@ def idle_figures(kind: str, eval_set: EvalSet, rows: list[dict]) -> dict | None:
 
 
 def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[dict], dict]:
-    """Output rows of one detector on ``rows`` of a set, and its run figures (time, no answers)."""
-    if not rows:
-        return [], {"examples": 0}
+    """Output rows of one detector on ``rows`` of a set, and its run figures (time, no answers). Shards with
+    nothing to run never get here (`idle_figures`)."""
     start = time.perf_counter()
     sources = [r["source"] for r in rows]
     if eval_set.kind == "pair":
@@ -66,7 +65,7 @@ def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[di
         out = [_row(eval_set, detector.name, r, None, s) for r, s in zip(rows, scores)]
         hyps = len(rows)
     else:
-        return [], {"skipped": NO_SCORE}
+        raise ValueError(f"detector {detector.name} {NO_SCORE}: its kind belongs in registry.PAIR_ONLY_KINDS")
     seconds = time.perf_counter() - start
     no_answer = sum(o["prediction"] is None for o in out) if eval_set.kind == "pair" else 0
     return out, {"examples": len(out), "no_answer": no_answer, "seconds": round(seconds, 2),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from tasks.models.device import best_device
+from tasks.models.device import best_device, warn_if_slow_dtype
 from tasks.models.registry import file_of, load_registry
 
 SMOLLM2 = "smollm2"
@@ -56,7 +56,9 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32")
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(path, use_safetensors=True)
-    model = model.to(device or best_device(), dtype=getattr(torch, dtype)).eval()
+    device = device or best_device()
+    warn_if_slow_dtype(device, dtype)
+    model = model.to(device, dtype=getattr(torch, dtype)).eval()
     return tokenizer, model
 
 
