@@ -115,7 +115,7 @@ def test_published_files_in_the_detection_schema(mirror):
 def test_pools_count_bad_input(mirror):
     _, tallies = shroom_items(mirror / "shroom", ["train.model-aware.json"])
     assert tallies["train.model-aware.json"]["rejected_by_reason"]["empty_src"] == 1  # the NaN src
-    pairs, tallies = swedish_pairs(mirror, {"sweparaphrase_files": ["sweparaphrase_test.jsonl"]})
+    pairs, tallies, _ = swedish_pairs(mirror, {"sweparaphrase_files": ["sweparaphrase_test.jsonl"]})
     turku = tallies["turku-paraphrase-sv/test.json"]
     assert turku["kept"] == 312 and turku["rejected_by_reason"]["flagged_label"] == 471
     assert tallies["sweparaphrase/sweparaphrase_test.jsonl"]["kept"] == 97

@@ -98,7 +98,7 @@ def test_both_builds_report_non_utf8_rows_with_file_and_line(tmp_path, nlp):
     assert result.stats["examples"]["fr-en"]["tense"]["rejected_by_reason"]["missing_source"] == 2  # ids 8 and 10
     assert "de-en:tense:dev:10" in {e["id"] for e in result.examples}
 
-    items, files = pawsx_pool(root, ["dev"])
+    items, files, _ = pawsx_pool(root, ["dev"])
     assert files["x-final/en/dev_2k.tsv"]["rejected_lines"]["non_utf8"] == [11]
     assert files["x-final/fr/dev_2k.tsv"]["rejected_lines"]["non_utf8"] == [5]
     assert files["x-final/fr/dev_2k.tsv"]["kept"] + files["x-final/fr/dev_2k.tsv"]["rejected"] == 5

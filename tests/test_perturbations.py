@@ -34,26 +34,22 @@ def run(type_, text, lang, doc=None, ents=(), seed="1"):
 
 
 EXPECTED = {
-    "en": [("addition", "insert:after a short illness", "to Leeds after a short illness ."),
-           ("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
+    "en": [("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
            ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
            ("pronoun", "her->my", "in 1998 my brother"), ("antonym", "north->south", "25 km south"),
            ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
-    "fr": [("addition", "insert:après une courte maladie", "en mars après une courte maladie."),
-           ("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
+    "fr": [("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
            ("gender", "frère->sœur", "avec sa sœur et"), ("pronoun", "son->mon", "avec mon frère"),
            ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
            ("negation", "insert:n'est pas", "elle n'est pas apparue")],
-    "de": [("addition", "insert:nach kurzer Krankheit", "drei Jahre nach kurzer Krankheit gelebt."),
-           ("number", "25->26", "26 km"),
+    "de": [("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
            ("gender", "Bruder->Schwester", "mit seiner Schwester 25"),
            ("pronoun", "seinem->meinem", "mit meinem Bruder"),
            ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er")],
-    "sv": [("addition", "insert:återigen", "Han är återigen en stor man"),
-           ("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
+    "sv": [("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
            ("gender", "bror->syster", "med sin syster."), ("pronoun", "Han->Jag", "Jag är en"),
            ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en"),
@@ -212,17 +208,68 @@ def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_
     assert (result.bad if isinstance(result, Edit) else result) == expected
 
 
+CORPUS = {
+    "en": ["He lives with her elder brother in Leeds .", "She met her elder brother there .",
+           "It was an old tributary .", "It is an old tributary of the Ouse .", "At the exact time of his death .",
+           "At the exact time of the fire .", "The ancient town Ripon lies north .", "The ancient town Ripon is old ."],
+    "fr": ["Il vit avec son jeune frère.", "Elle est une moyenne variable.", "C'est une moyenne variable.",
+           "Il joue une moyenne passa.", "la ville voisine Nice",
+           "Il aime la musique religieuse.", "Elle joue la musique religieuse."],
+    "de": ["Der Cugir ist ein linker Nebenfluss des Mures.", "Es ist ein linker Nebenfluss der Olt.",
+           "Mit der damaligen Zeit.", "Mit der damaligen Zeit kam er."],
+    "sv": ["En ung man spelar piano.", "En ung man springer.", "Ett stort får äter.", "Ett stort får står."],
+}
+
+
 @pytest.mark.parametrize("text,lang,expected", [
-    ("Er sagte, dass er die Stadt verlassen hat.", "de",
-     "Er sagte, dass er die Stadt im Auftrag der Stadt verlassen hat."),
-    ("Sie wohnt in Berlin, Hamburg und Bremen.", "de", Skip("no_insertion_point")),
-    ('He said : " I will stay . "', "en", Skip("no_insertion_point")),
-    ("I dag är han glad.", "sv", Skip("no_insertion_point")),
-    ("Hon bor i Stockholm.", "sv", "Hon bor på morgonen i Stockholm."),
+    ("In 1998 her brother moved north .", "en", "In 1998 her elder brother moved north ."),
+    ("The Nidd is a tributary of the Ouse .", "en", "The Nidd is an old tributary of the Ouse ."),
+    ("At the time of his death he was 40 .", "en", Skip("no_attested_modifier")),  # a set phrase
+    ("The town Ripon lies north .", "en", Skip("no_attested_modifier")),  # a name follows the noun
+    ("Il a vécu trois ans avec son frère.", "fr", "Il a vécu trois ans avec son jeune frère."),
+    ("Il a obtenu une moyenne en 2012.", "fr", "Il a obtenu une moyenne variable en 2012."),
+    ("Il joue la musique le soir.", "fr", "Il joue la musique religieuse le soir."),
+    ("Il joue la musique d'église.", "fr", Skip("no_attested_modifier")),  # a noun with its complement
+    ("Der Fluss ist ein Nebenfluss der Donau.", "de", "Der Fluss ist ein linker Nebenfluss der Donau."),
+    ("Mit der Zeit wurde es besser.", "de", Skip("no_attested_modifier")),
+    ("Sie wohnt in Berlin, Hamburg und Bremen.", "de", Skip("no_attested_modifier")),
+    ("En man spelar gitarr.", "sv", "En ung man spelar gitarr."),
+    ("Ett får betar.", "sv", "Ett stort får betar."),
+    ("I dag är han glad.", "sv", Skip("no_attested_modifier")),
 ])
-def test_additions_go_where_the_grammar_allows(text, lang, expected):
-    result = perturb("addition", text, Context(lang, random.Random("7"), None, [], POOL))
+def test_additions_are_modifiers_the_corpus_attests_for_that_determiner_and_noun(text, lang, expected, en_full,
+                                                                                 fr_nlp):
+    from tasks.edits import modifiers
+    from tasks.edits.spacy_model import tagger_of
+
+    nlp = {"en": en_full, "fr": fr_nlp}.get(lang)
+    ctx = Context(lang, random.Random("7"), nlp(text) if nlp else None, [], POOL,
+                  modifiers.attested(CORPUS[lang], lang), tagger_of(nlp) if nlp else None)
+    result = perturb("addition", text, ctx)
     assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_a_modifier_the_paraphrase_source_has_is_no_addition():
+    from tasks.edits import modifiers
+
+    table = modifiers.attested(CORPUS["sv"], "sv")
+    ctx = Context("sv", random.Random("7"), None, [], POOL, table, source="En ung man spelar på en gitarr.")
+    assert perturb("addition", "En man spelar gitarr.", ctx) == Skip("no_attested_modifier")
+    ctx = Context("sv", random.Random("7"), None, [], POOL, table, source="En man spelar på en gitarr.")
+    assert perturb("addition", "En man spelar gitarr.", ctx).bad == "En ung man spelar gitarr."
+
+
+def test_a_verb_after_the_noun_is_no_french_addition(fr_nlp):
+    """'une moyenne passa' is seen once only; seen twice, re-tagging still reads 'passa' as a verb."""
+    from tasks.edits import modifiers
+    from tasks.edits.spacy_model import tagger_of
+
+    table = modifiers.attested(CORPUS["fr"] + ["Il joue une moyenne passa."], "fr")
+    assert table["post"]["une moyenne"] == {"passa": 2, "variable": 2}
+    text = "Il a obtenu une moyenne en 2012."
+    outcomes = {perturb("addition", text, Context("fr", random.Random(str(k)), fr_nlp(text), [], POOL, table,
+                                                  tagger_of(fr_nlp))).bad for k in range(8)}
+    assert outcomes == {"Il a obtenu une moyenne variable en 2012."}
 
 
 def test_acronyms_replace_acronyms_only():

@@ -22,13 +22,13 @@ def evaluation_origins(hallucigen_dir: Path) -> set[str]:
 
 def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict) -> tuple[list[dict], dict]:
     """Shuffled rows {source, hypothesis, label, type, langpair, origin} and their accounting."""
-    items, _ = pawsx_pool(Path(raw_dir) / "pawsx", ["dev"])
+    items, _, corpus = pawsx_pool(Path(raw_dir) / "pawsx", ["dev"])
     held_out = evaluation_origins(hallucigen_dir)
     usable = [it for it in items if it["key"] not in held_out]
     build = {"seed": params["seed"], "types": params["types"], "pool_per_direction": params["items_per_direction"]}
     rows, stats = [], {"pawsx_dev_items": len(items), "held_out_for_evaluation": len(items) - len(usable), "pairs": {}}
     for direction in params["directions"]:
-        candidates, _ = direction_candidates(direction, usable, nlp, build)
+        candidates, _ = direction_candidates(direction, usable, nlp, build, corpus=corpus)
         seen: set[tuple[str, str]] = set()
         for type_ in sorted(candidates):
             for cand in candidates[type_]:

@@ -33,7 +33,7 @@ def pairs(name: str, lang: str) -> dict[str, str]:
 
 
 def words(name: str, lang: str) -> tuple[str, ...]:
-    """The first column of a list (months, additions), as written."""
+    """The first column of a list (months), as written."""
     return tuple(a for a, _ in rows(name, lang))
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from tasks.edits import lexicons
+from tasks.edits import lexicons, modifiers
 from tasks.edits.gender_de import gender_de
 from tasks.edits.gender_fr import gender_fr
 from tasks.edits.gender_sv import gender_sv
@@ -32,13 +33,17 @@ HEDGES = {"say", "suggest", "seem", "appear", "believe", "think", "claim", "repo
 @dataclass
 class Context:
     """What a perturbation may use besides the text: its language, a seeded RNG, the spaCy Doc (en, fr),
-    named-entity spans in the text, and a pool of entities of each label drawn from the corpus."""
+    named-entity spans in the text, a pool of entities of each label and the attested modifiers, both
+    drawn from a corpus, and a tagger for edited sentences."""
 
     lang: str
     rng: random.Random
     doc: Doc | None = None
     entities: list[tuple[int, int, str]] = field(default_factory=list)
     entity_pool: dict[str, list[str]] = field(default_factory=dict)
+    modifiers: dict = field(default_factory=dict)  # modifiers.attested() of a corpus of the language
+    tag: Callable[[str], Doc] | None = None  # re-tags an edited sentence (en, fr)
+    source: str = ""  # the source when it is in the same language (paraphrase)
 
 
 def _is_list_number(text: str, m: re.Match) -> bool:
@@ -217,65 +222,54 @@ def sv_subordinate(text: str, at: int) -> bool:
     return bool(SV_SUBORDINATORS & set(re.findall(r"\w+", text[:at].lower())[-3:]))
 
 
-SV_SUBJECTS = {"han", "hon", "den", "det", "de", "vi", "jag", "du", "man", "ni", "hen"}
-DE_CLOSERS = {"und", "oder", "aber", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "zu",
-              "in", "an", "von", "mit", "nicht"}
+NOUN_TAGS = {"en": ("NN", "NNS"), "fr": ("NOUN",)}
+MODIFIER_TAGS = {"en": ("JJ", "JJR", "JJS", "CD"), "fr": ("ADJ", "NUM")}
 
 
-def _insert(text: str, at: int, phrase: str) -> Edit:
-    """Insert ``phrase`` at ``at`` (a word boundary); the span covers the next word, so the diff stays inside."""
-    word = re.match(r"\S*", text[at:])
-    return replace_span(text, at, at + word.end(), f"{phrase} {word.group(0)}", "addition", f"insert:{phrase}")
+def _token_at(doc: Doc, start: int):
+    return next((t for t in doc if t.idx == start), None)
 
 
-def _append(text: str, phrase: str) -> Edit | Skip:
-    """After the last word, unless the sentence ends in a quote, a bracket or a number."""
-    end = re.search(r"\s*[.!?]*\s*$", text).start()
-    if end == 0 or not text[end - 1].isalpha():
-        return Skip("no_insertion_point")
-    word = re.search(r"\S*$", text[:end])  # the span covers the last word, so the word diff stays inside it
-    return replace_span(text, word.start(), end, f"{word.group(0)} {phrase}", "addition", f"insert:{phrase}")
+def _tag(token, lang: str) -> str:
+    return token.tag_ if lang == "en" else token.pos_
+
+
+def _modifier_edit(text: str, lang: str, position: str, det: re.Match, noun: re.Match, word: str) -> Edit:
+    """The addition of ``word`` before (``pre``) or after (``post``) the determined noun; English a/an
+    follows the new first sound."""
+    if position == "post":
+        return replace_span(text, noun.start(), noun.end(), f"{noun.group(0)} {word}", "addition", f"insert:{word}")
+    article = det.group(0)
+    if lang == "en" and article.lower() in ("a", "an"):
+        article = match_case(article, "an" if word[0] in "aeiou" else "a")
+    return replace_span(text, det.start(), noun.end(), f"{article} {word} {noun.group(0)}", "addition",
+                        f"insert:{word}")
 
 
 def addition(text: str, ctx: Context) -> Edit | Skip:
-    """Insert content the source does not support where the grammar allows, drawn from varied lists:
-    English an adjective before a determined noun or an adverbial after the last word; French an
-    adverbial after the last word; German an adverbial before the verbs closing a verb-final clause (or
-    after the noun ending a one-clause sentence); Swedish an adverbial after the finite verb (V2)."""
-    phrase = ctx.rng.choice(lexicons.words("additions", ctx.lang)) if lexicons.words("additions", ctx.lang) else None
-    if ctx.lang == "en" and ctx.doc is not None and ctx.rng.random() < 0.5:
-        nouns = [t for t in ctx.doc if t.tag_ in ("NN", "NNS") and t.i > 0 and ctx.doc[t.i - 1].dep_ == "det"
-                 and ctx.doc[t.i - 1].head.i == t.i and t.text.islower()]
-        if nouns:
-            tok = ctx.rng.choice(nouns)
-            adj = ctx.rng.choice(lexicons.words("additions_adj", "en"))
-            det = ctx.doc[tok.i - 1]
-            if det.lower_ in ("a", "an"):  # the article follows the adjective's first sound
-                article = "an" if adj[0].lower() in "aeiou" else "a"
-                return replace_span(text, det.idx, tok.idx + len(tok.text), f"{match_case(det.text, article)} {adj} "
-                                    f"{tok.text}", "addition", f"insert:{adj}")
-            return _insert(text, tok.idx, adj)
-    if phrase is None:
-        return Skip("no_candidate")
-    if ctx.lang == "sv":
-        verbs = NEGATION_RULES["sv"][1]
-        m = re.match(r"(?:" + "|".join(SV_SUBJECTS) + r") (\w+) (\w+)", text, re.IGNORECASE) or re.search(
-            r"(?<=\w )(" + "|".join(verbs) + r") (\w+)", text)
-        if not m or m.group(2).lower() in SV_SUBJECTS:
-            return Skip("no_insertion_point")
-        if sv_subordinate(text, m.start(1)):
-            return _insert(text, m.start(1), phrase)  # subordinate clause: the adverbial precedes the verb
-        return _insert(text, m.start(2), phrase)
-    if ctx.lang == "de":
-        words = list(re.finditer(r"[\w-]+", text))
-        k = len(words)
-        while (k > 0 and words[k - 1].group(0).islower() and words[k - 1].group(0) not in DE_CLOSERS
-               and len(words) - k < 3):
-            k -= 1
-        if k < len(words):
-            return _insert(text, words[k].start(), phrase) if k > 0 else Skip("no_insertion_point")
-        return _append(text, phrase) if "," not in text else Skip("no_insertion_point")
-    return _append(text, phrase)
+    """Insert a modifier the corpus attests with this very determiner and noun (tasks/edits/modifiers.py):
+    'the album' -> 'the seventh album', 'une moyenne' -> 'une moyenne variable'. With a Doc (en, fr) the
+    words must be a noun and its determiner (not a noun modifying another: 'the family edition'), and
+    re-tagging the edited sentence (``ctx.tag``) must read the new word as an adjective or a number."""
+    options = modifiers.insertions(text, ctx.lang, ctx.modifiers, ctx.source)
+    if not options:
+        return Skip("no_attested_modifier")
+    if ctx.doc is not None and ctx.lang in NOUN_TAGS:
+        options = [o for o in options if (d := _token_at(ctx.doc, o[1].start())) is not None
+                   and (n := _token_at(ctx.doc, o[2].start())) is not None and d.head.i == n.i
+                   and _tag(n, ctx.lang) in NOUN_TAGS[ctx.lang]
+                   and not (o[0] == "post" and n.i + 1 < len(ctx.doc) and ctx.doc[n.i + 1].pos_ == "ADJ")]
+        if not options:
+            return Skip("no_determined_noun")
+    ctx.rng.shuffle(options)
+    for position, det, noun, word in options:
+        edit = _modifier_edit(text, ctx.lang, position, det, noun, word)
+        if ctx.tag is None or ctx.lang not in MODIFIER_TAGS:
+            return edit
+        inserted = _token_at(ctx.tag(edit.bad), edit.start + edit.target.index(word))
+        if inserted is not None and _tag(inserted, ctx.lang) in MODIFIER_TAGS[ctx.lang]:
+            return edit
+    return Skip("modifier_not_adjective")
 
 
 def future_with_past_date(edit: Edit) -> bool:

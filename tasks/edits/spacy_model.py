@@ -51,6 +51,17 @@ def batched_parser(nlp: Language, batch_size: int = 256, n_process: int = 1, pip
     return parse
 
 
+def tagger_of(nlp: Language):
+    """A function that tags one text with ``nlp``'s tagging pipes only (Penn tags, or UD POS in French)."""
+    enabled = [p for p in nlp.pipe_names if p in ("tok2vec", "tagger", "morphologizer")]
+
+    def tag(text: str):
+        with nlp.select_pipes(enable=enabled):
+            return nlp(text)
+
+    return tag
+
+
 def tag_receptive_field(nlp: Language) -> int | None:
     """How many tokens each side a Penn tag depends on: depth x window of the shared CNN tok2vec the
     tagger listens to. None when the pipeline is built otherwise (then tag whole sentences)."""

@@ -9,8 +9,10 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from tasks.edits import modifiers
 from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
+from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
 from tasks.hallucigen.consistency import HALLUCINATION_CHECKS, faithfulness_failures, one_side_adds
 from tasks.hallucigen.entities import name_spans, ner_spans, pool_of
@@ -110,6 +112,10 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     docs = list(nlp.pipe(g for _, g, _ in goods))
     spans = [ner_spans(d, "en") for d in docs]
     entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
+    in_pool = set(pool)  # the modifiers come from the PG items of the other sources
+    attested = modifiers.attested([t for src in by_source if src not in in_pool
+                                   for t in [src] + [h["hyp"] for h in by_source[src]]], "en")
+    tag = tagger_of(nlp)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     applicability: dict[str, Tally] = defaultdict(Tally)
     for (src, good, origin), doc, ents, natural in zip(goods, docs, spans, naturals):
@@ -127,7 +133,8 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                        "edit_start": None, "edit_detail": "shroom:" + ",".join(natural["failed"] or ["labelled"]),
                        "origin": natural["origin"]}
             else:
-                ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool)
+                ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool,
+                              attested, tag, src)
                 result = perturb(type_, good, ctx)
                 if not isinstance(result, Edit):
                     applicability[type_].reject(result.reason)
@@ -143,15 +150,18 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     return candidates, stats
 
 
-def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict]:
-    """Top-similarity pairs: SweParaphrase label 5.0, Turku label exactly '4' (flagged 4s rejected)."""
-    pairs, tallies = [], {}
+def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[tuple[str, str]]]:
+    """Top-similarity pairs: SweParaphrase label 5.0, Turku label exactly '4' (flagged 4s rejected); the
+    file tallies; and every pair with both texts, whatever its label (the corpus of attested modifiers)."""
+    pairs, tallies, texts = [], {}, []
     for file in params["sweparaphrase_files"]:
         tally = Tally()
         for index, row in enumerate(read_records(Path(raw_root) / "sweparaphrase" / file, f"sweparaphrase/{file}")):
             if is_blank(row.get("sentence_1")) or is_blank(row.get("sentence_2")):
                 tally.reject("empty_text")
-            elif row.get("label") != 5.0:
+                continue
+            texts.append((row["sentence_1"].strip(), row["sentence_2"].strip()))
+            if row.get("label") != 5.0:
                 tally.reject("below_top_similarity")
             else:
                 tally.keep()
@@ -164,18 +174,20 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict]:
         label = str(row.get("label", ""))
         if is_blank(row.get("txt1")) or is_blank(row.get("txt2")):
             tally.reject("empty_text")
-        elif label == "4":
+            continue
+        texts.append((row["txt1"].strip(), row["txt2"].strip()))
+        if label == "4":
             tally.keep()
             pairs.append({"source": row["txt1"].strip(), "good": row["txt2"].strip(),
                           "origin": f"turku:test.json:{index}"})
         else:
             tally.reject("flagged_label" if label.startswith("4") else "below_top_similarity")
     tallies["turku-paraphrase-sv/test.json"] = tally.as_dict()
-    return pairs, tallies
+    return pairs, tallies, texts
 
 
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
-    pairs, tallies = swedish_pairs(raw_root, params)
+    pairs, tallies, texts = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
     seen, unique, adds = set(), [], 0
     for p in pairs:
@@ -191,11 +203,14 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
              "published_test_sources_in_faithful_pool": len(published & {normalise(p["source"]) for p in unique})}
     spans = [name_spans(p["good"]) for p in unique]
     entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)], "sv")
+    used = {t for p in unique for t in (p["source"], p["good"])}  # modifiers come from the other pairs
+    attested = modifiers.attested([t for pair in texts if not used & set(pair) for t in pair], "sv")
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     applicability: dict[str, Tally] = defaultdict(Tally)
     for p, ents in zip(unique, spans):
         for type_ in [t for t in TYPES if t in params["types"] and t != "natural"]:
-            ctx = Context("sv", random.Random(f"{params['seed']}:sv:{type_}:{p['source']}"), None, ents, entity_pool)
+            ctx = Context("sv", random.Random(f"{params['seed']}:sv:{type_}:{p['source']}"), None, ents, entity_pool,
+                          attested, source=p["source"])
             result = perturb(type_, p["good"], ctx)
             if not isinstance(result, Edit):
                 applicability[type_].reject(result.reason)

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from tasks.edits import modifiers
 from tasks.edits.library import TYPES, Context, future_with_past_date, perturb
 from tasks.edits.result import Edit, Skip
+from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.entities import aligned_spans, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate, select_balanced
@@ -23,9 +25,11 @@ from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
 
 
-def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict]:
-    """Paraphrase-labelled PAWS-X ids with their en/fr/de sentence1 (a language may be missing)."""
-    items, tallies = [], {}
+def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict, dict[str, list[tuple[str, str]]]]:
+    """Paraphrase-labelled PAWS-X ids with their en/fr/de sentence1 (a language may be missing), the file
+    tallies, and per language the sentences of paraphrase-labelled items with their item key (the corpus of
+    attested modifiers; the other pairs' word swaps make odd phrases: 'his twin father')."""
+    items, tallies, corpus = [], {}, {}
     for split in splits:
         by_lang = {}
         for lang in ("en", "fr", "de"):
@@ -33,11 +37,13 @@ def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict]:
             rows, rejects, tally = read_pawsx(pawsx_file(raw_dir, lang, split), name, required=("sentence1",))
             tallies[name] = file_accounting(tally, rejects)
             by_lang[lang] = {r.id: r for r in rows}
+            corpus.setdefault(lang, []).extend((f"pawsx:{split}:{r.id}", t) for r in rows if r.label == 1
+                                               for t in (r.sentence1, r.sentence2) if t)
         for pid, row in by_lang["en"].items():
             if row.label == 1:
                 items.append({"key": f"pawsx:{split}:{pid}", "en": row.sentence1,
                               **{lang: by_lang[lang][pid].sentence1 for lang in ("fr", "de") if pid in by_lang[lang]}})
-    return items, tallies
+    return items, tallies, corpus
 
 
 FOUNDATION_TYPES = ("tense", "negation")  # English edits of the pawsx_edits stage
@@ -60,10 +66,13 @@ def _foundation_edit(edits: dict, direction: str, type_: str, it: dict) -> Edit 
     return Skip("future_with_past_date") if future_with_past_date(edit) else edit
 
 
-def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict, edits: dict | None = None
+def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict, edits: dict | None = None,
+                         corpus: dict[str, list[tuple[str, str]]] | None = None
                          ) -> tuple[dict[str, list[Candidate]], dict[str, Tally]]:
     """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type
-    (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given)."""
+    (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given; additions: the
+    modifiers ``corpus`` sentences of the target language attest, the sampled items' own excepted)."""
+    corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
     usable = [it for it in items if src_lang in it and tgt_lang in it]
@@ -75,6 +84,9 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     else:  # German: English entities found verbatim in the German sentence
         spans = [aligned_spans(t, d) for t, d in zip(targets, nlp["en"].pipe(it["en"] for it in sample))]
     pool = pool_of(list(zip(targets, spans)), tgt_lang)
+    sampled = {it["key"] for it in sample}  # the modifiers come from the other PAWS-X items
+    attested = modifiers.attested([t for key, t in corpus.get(tgt_lang, []) if key not in sampled], tgt_lang)
+    tag = tagger_of(nlp[tgt_lang]) if tgt_lang in nlp else None
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
@@ -83,7 +95,7 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
                 result = _foundation_edit(edits, direction, type_, it)
             else:
                 ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents,
-                              pool)
+                              pool, attested, tag)
                 result = perturb(type_, text, ctx)
             if not isinstance(result, Edit):
                 tallies[type_].reject(result.reason)
@@ -100,17 +112,17 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
 def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict:
     """What every direction shares: the PAWS-X items and their file tallies, the pawsx_edits edits
     (``pawsx_examples``: that stage's examples.parquet) and the ACES candidates by direction."""
-    items, file_tallies = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
+    items, file_tallies, corpus = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
     aces, aces_tally = ({}, None)
     if params["use_aces"]:
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
     return {"items": items, "files": file_tallies, "edits": foundation_edits(pawsx_examples), "aces": aces,
-            "aces_tally": aces_tally}
+            "aces_tally": aces_tally, "corpus": corpus}
 
 
 def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tuple[list[dict], dict, set]:
     """One direction's rows of both splits, its stats, and the types that ran out (a shard of the build)."""
-    candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"])
+    candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"], pool["corpus"])
     for cand in pool["aces"].get(direction, []):
         candidates[cand.type].append(cand)
     chosen, exhausted = select_balanced(candidates, params["sizes"],

@@ -1,0 +1,113 @@
+"""Attested modifiers for additions: the words a corpus of the language puts between a determiner and a noun
+('the album' -> 'the seventh album', 'ein Nebenfluss' -> 'ein linker Nebenfluss', 'en man' -> 'en ung man') or,
+in French, right after the noun ('une moyenne' -> 'une moyenne variable'). A word is offered only for the exact
+determiner and noun form it was seen with, so its inflection and agreement are the corpus's, not a rule's."""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+DETERMINERS = {
+    "en": {"the", "a", "an", "this", "that", "these", "those", "his", "her", "its", "their", "our", "my", "your"},
+    "de": {"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines"},
+    "fr": {"le", "la", "les", "un", "une", "des", "du", "au", "aux", "ce", "cet", "cette", "ces", "son", "sa", "ses",
+           "leur", "leurs"},
+    "sv": {"en", "ett"},
+}
+# Modifiers that add no content of their own (other, same, such, own, whole, many, ...) or only a judgement.
+STOP = {
+    "en": {"other", "same", "such", "own", "whole", "entire", "certain", "various", "many", "few", "several", "most",
+           "more", "less", "much", "only", "following", "latter", "former", "respective", "above", "particular",
+           "aforementioned", "said", "very", "so", "good", "bad", "great", "nice", "fine", "mainstream"},
+    "fr": {"autre", "autres", "même", "mêmes", "tel", "telle", "tels", "telles", "propre", "propres", "certain",
+           "certaine", "certains", "certaines", "divers", "diverses", "plusieurs", "nombreux", "nombreuses", "seul",
+           "seule", "seuls", "seules", "tout", "toute", "tous", "toutes", "suivant", "suivante", "suivants",
+           "suivantes", "dit", "dite", "dits", "dites"},
+    "sv": {"annan", "annat", "andra", "samma", "sådan", "sådant", "sådana", "egen", "eget", "egna", "hel", "helt",
+           "hela", "enda", "viss", "visst", "vissa", "mycket", "lite", "inte", "som", "någon", "något", "några",
+           "flera", "många", "få", "all", "alla", "själva", "sådär", "och", "eller", "men", "så", "också"},
+}
+DE_STOP_STEMS = ("ander", "gleich", "selb", "beid", "folgend", "jeweilig", "sogenannt", "ganz", "einzig", "meist",
+                 "viel", "wenig", "weiter", "verschieden", "eigen", "solch", "gesamt", "bestimmt", "sonstig", "übrig",
+                 "obig", "genannt", "besagt")
+DE_ENDINGS = ("e", "en", "er", "es", "em")
+# Nouns of set phrases a modifier would break ('at the time of', 'mit der Zeit', 'in der Regel', 'à la fois').
+NOUN_STOP = {
+    "en": {"time", "way", "end", "case", "fact", "rest", "lot", "kind", "sort", "part", "number", "course", "top",
+           "bottom", "side", "beginning", "middle", "past", "future", "present", "meantime", "while", "same"},
+    "de": {"Zeit", "Regel", "Tat", "Lage", "Folge", "Hand", "Weise", "Art", "Rolle", "Nähe", "Mitte", "Ende",
+           "Anfang", "Beginn", "Zukunft", "Vergangenheit", "Zusammenhang", "Lauf", "Laufe"},
+    "fr": {"fois", "cas", "fait", "reste", "fin", "début", "milieu", "suite", "part", "façon", "manière", "sorte",
+           "moment", "cours", "lieu", "bord", "côté", "tour", "temps"},
+    "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit"},
+}
+# Seen at least this often; a French modifier after the noun twice (a verb there tags as an adjective too often).
+MIN_COUNT = {"en": 2, "fr": 1, "de": 2, "sv": 2}
+WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def _is_modifier(word: str, lang: str) -> bool:
+    if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()):
+        return False
+    if lang == "de":
+        return word.endswith(DE_ENDINGS) and not word.startswith(DE_STOP_STEMS)
+    return True
+
+
+def _is_noun(word: str, lang: str) -> bool:
+    return word[:1].isupper() and not word.isupper() if lang == "de" else word.islower() and len(word) >= 3
+
+
+def _det(word: str) -> str:
+    """The determiner as a table key: English 'an' is 'a' (the article follows the next word's sound)."""
+    word = word.lower()
+    return "a" if word == "an" else word
+
+
+def _joined(text: str, a: re.Match, b: re.Match) -> bool:
+    return text[a.end():b.start()] == " "
+
+
+def attested(texts: list[str], lang: str) -> dict[str, dict[str, dict[str, int]]]:
+    """{"pre" | "post": {"det noun": {modifier: count}}}: what the corpus puts between a determiner and a
+    noun, and (French) right after a determined noun."""
+    dets = DETERMINERS.get(lang, set())
+    pre: dict[str, Counter] = defaultdict(Counter)
+    post: dict[str, Counter] = defaultdict(Counter)
+    for text in texts:
+        w = list(WORD.finditer(text))
+        for a, b, c in zip(w, w[1:], w[2:]):
+            det = _det(a.group(0))
+            if a.group(0).lower() not in dets or not (_joined(text, a, b) and _joined(text, b, c)):
+                continue
+            if _is_modifier(b.group(0), lang) and _is_noun(c.group(0), lang):
+                pre[f"{det} {c.group(0)}"][b.group(0)] += 1
+            if lang == "fr" and _is_noun(b.group(0), lang) and _is_modifier(c.group(0), lang):
+                post[f"{det} {b.group(0)}"][c.group(0)] += 1
+    return {"pre": {k: dict(sorted(v.items())) for k, v in sorted(pre.items())},
+            "post": {k: dict(sorted(v.items())) for k, v in sorted(post.items())}}
+
+
+def insertions(text: str, lang: str, table: dict, source: str = "") -> list[tuple[str, re.Match, re.Match, str]]:
+    """Every attested (position, determiner, noun, modifier) for ``text``: "pre" between the two, "post" after
+    the noun; never a word the text or its same-language ``source`` already has (a paraphrase's source
+    saying 'a young man' makes 'young' no hallucination), nor a noun of a set phrase or one a name follows."""
+    if not table:
+        return []
+    w = list(WORD.finditer(text))
+    present = {m.group(0).lower() for m in w} | {m.group(0).lower() for m in WORD.finditer(source)}
+    options = []
+    for a, b, c in zip(w, w[1:], w[2:] + [None]):
+        if a.group(0).lower() not in DETERMINERS.get(lang, ()) or not _joined(text, a, b):
+            continue
+        if c is not None and _joined(text, b, c) and c.group(0)[:1].isupper():
+            continue  # a noun naming what follows ('der Provinz Shirak'): a modifier may contradict the name
+        key = f"{_det(a.group(0))} {b.group(0)}"
+        compound = c is not None and (c.group(0).lower() in ("de", "du", "des")  # 'ligne de flottaison'
+                                      or c.group(0).lower().startswith(("d'", "d’")))
+        for position in ("pre",) if compound else ("pre", "post"):
+            for word, n in table.get(position, {}).get(key, {}).items():
+                least = max(2, MIN_COUNT.get(lang, 1)) if position == "post" else MIN_COUNT.get(lang, 1)
+                if n >= least and word.lower() not in present and b.group(0) not in NOUN_STOP.get(lang, ()):
+                    options.append((position, a, b, word))
+    return options
