@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from tasks.edits import lexicons, modifiers
+from tasks.edits import lexicons, modifiers, pronouns
 from tasks.edits.gender_de import gender_de
 from tasks.edits.gender_fr import gender_fr
 from tasks.edits.gender_sv import gender_sv
@@ -63,20 +63,33 @@ def _is_day(text: str, m: re.Match, lang: str) -> bool:
     return any(w is not None and pat.fullmatch(w.group(1)) for w in (after, before))
 
 
+DECADE_WORDS = {"années", "jahre", "talet", "years"}
+
+
+def _is_decade_or_score(text: str, m: re.Match) -> bool:
+    """A decade ('les années 80') or one side of a score ('6 -- 4', '2–1'): values a change makes odd."""
+    before = re.search(r"(\w+)\s+$", text[:m.start()])
+    score = re.match(r"\s*(?:--|[-–:])\s*\d", text[m.end():]) or re.search(r"\d\s*(?:--|[-–:])\s*$", text[:m.start()])
+    return bool(score) or (before is not None and before.group(1).lower() in DECADE_WORDS)
+
+
 def number(text: str, ctx: Context) -> Edit | Skip:
-    """Change a number (not a year, not list numbering), keeping its digit count and separators and, for
-    a day of the month, the range 1-31; else a number word."""
-    matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)]
+    """Change a number (not a year, a day of the month, a decade, a score or list numbering), keeping its
+    digit count and separators; else a number word (with a Doc, one read as a number or adjective, not
+    'first' the adverb)."""
+    matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
+               and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)]
     if not matches:
+        keep = (lambda m: True) if ctx.doc is None else (
+            lambda m: (t := _token_at(ctx.doc, m.start())) is not None and t.pos_ in ("NUM", "ADJ", "DET"))
         return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.pairs("numbers", ctx.lang),
-                          "number", ctx.rng)
+                          "number", ctx.rng, keep=keep)
     m = ctx.rng.choice(matches)
     digits = re.sub(r"\D", "", m.group(0))
     value = int(digits)
-    low, high = (1, 31) if _is_day(text, m, ctx.lang) else (1, 10 ** len(digits) - 1)
     step = ctx.rng.choice([1, 2, 3, 5]) * 10 ** max(0, len(digits) - 2)
     valid = [v for v in (value + step, value - step, value + 1, value - 1)
-             if low <= v <= high and len(str(v)) == len(str(value)) and v != value]
+             if 1 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value]
     if not valid:
         return Skip("no_valid_value")
     new_digits = iter(str(valid[0]).zfill(len(digits)))
@@ -85,10 +98,12 @@ def number(text: str, ctx: Context) -> Edit | Skip:
 
 
 def date(text: str, ctx: Context) -> Edit | Skip:
-    """Shift a year by 1-10, or change a month name, keeping the format."""
+    """Shift a year by 1-10 or a day of the month by 1-3 (within 1-28), or change a month name, keeping the
+    format."""
     months = lexicons.words("months", ctx.lang)
     month_pat = lexicons.pattern("months", ctx.lang)
     candidates = [("year", m) for m in YEAR.finditer(text)]
+    candidates += [("day", m) for m in NUMBER.finditer(text) if len(m.group(0)) <= 2 and _is_day(text, m, ctx.lang)]
     candidates += [("month", m) for m in (month_pat.finditer(text) if month_pat else [])
                    if ctx.lang != "en" or m.group(0)[0].isupper()]  # English 'may' the verb is lower case
     if not candidates:
@@ -98,6 +113,9 @@ def date(text: str, ctx: Context) -> Edit | Skip:
         year = int(m.group(0))
         shifts = [d for d in range(-10, 11) if d and (year > LAST_PAST_YEAR or year + d <= LAST_PAST_YEAR)]
         new = str(year + ctx.rng.choice(shifts))
+    elif kind == "day":
+        day = int(m.group(0))
+        new = str(ctx.rng.choice([d for d in range(day - 3, day + 4) if d != day and 1 <= d <= 28]))
     else:
         new = match_case(m.group(0), ctx.rng.choice([w for w in months if w.lower() != m.group(0).lower()]))
     return replace_span(text, m.start(), m.end(), new, "date", f"{m.group(0)}->{new}")
@@ -169,22 +187,25 @@ def conversion(text: str, ctx: Context) -> Edit | Skip:
                       and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None)
 
 
-def _tagged_swap(text: str, ctx: Context, name: str, her: dict[str, str], type_: str) -> Edit | Skip:
-    """Word swap from list ``name``; with a Doc only determiners and pronouns are swapped (French 'son' the
-    noun is not), and English 'her' follows its Penn tag (``her`` maps tag -> word)."""
+def _swap_options(text: str, ctx: Context, name: str, her: dict[str, str]) -> list[tuple[int, int, str]]:
+    """(start, end, replacement) of each word of list ``name`` in ``text``; with a Doc only determiners and
+    pronouns (French 'son' the noun is not), and English 'her' follows its Penn tag (``her``: tag -> word)."""
     table = lexicons.pairs(name, ctx.lang)
     if ctx.doc is None:
-        return swap_match(text, lexicons.pattern(name, ctx.lang), table, type_, ctx.rng)
+        pat = lexicons.pattern(name, ctx.lang)
+        return [(m.start(), m.end(), table[m.group(0).lower()]) for m in (pat.finditer(text) if pat else [])]
     if ctx.lang == "en":
-        options = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
-                   if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+        found = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
+                 if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
     else:
-        options = [(t, table[t.lower_]) for t in ctx.doc if t.lower_ in table and t.pos_ in ("DET", "PRON")]
-    if not options:
-        return Skip("no_candidate")
-    tok, new = ctx.rng.choice(options)
-    new = match_case(tok.text, new)
-    return replace_span(text, tok.idx, tok.idx + len(tok.text), new, type_, f"{tok.text}->{new}")
+        found = [(t, table[t.lower_]) for t in ctx.doc if t.lower_ in table and t.pos_ in ("DET", "PRON")]
+    return [(t.idx, t.idx + len(t.text), new) for t, new in found]
+
+
+def _swap(text: str, ctx: Context, options: list[tuple[int, int, str]], type_: str) -> Edit:
+    start, end, new = ctx.rng.choice(options)
+    new = match_case(text[start:end], new)
+    return replace_span(text, start, end, new, type_, f"{text[start:end]}->{new}")
 
 
 def gender(text: str, ctx: Context) -> Edit | Skip:
@@ -196,21 +217,45 @@ def gender(text: str, ctx: Context) -> Edit | Skip:
         return gender_de(text, ctx.rng)
     if ctx.lang == "sv":
         return gender_sv(text, ctx.rng)
-    return _tagged_swap(text, ctx, "gender", {"PRP$": "his", "PRP": "him"}, "gender")
+    options = _swap_options(text, ctx, "gender", {"PRP$": "his", "PRP": "him"})
+    return _swap(text, ctx, options, "gender") if options else Skip("no_candidate")
 
 
 def pronoun(text: str, ctx: Context) -> Edit | Skip:
     """Change a pronoun's person (his -> my, them -> us, son -> mon), never to a form that may mean the same
-    (their, leur)."""
-    return _tagged_swap(text, ctx, "pronoun", {"PRP$": "my", "PRP": "me"}, "pronoun")
+    (their, leur), and only where the new person fits the text (tasks/edits/pronouns.py)."""
+    options = _swap_options(text, ctx, "pronoun", {"PRP$": "my", "PRP": "me"})
+    if not options:
+        return Skip("no_candidate")
+    problems = [pronouns.person_change_problem(text, s, e, new, ctx.lang) for s, e, new in options]
+    fitting = [o for o, problem in zip(options, problems) if problem is None]
+    return _swap(text, ctx, fitting, "pronoun") if fitting else Skip(problems[0])
+
+
+# a word after these is no antonym use ('named after', 'no longer')
+ANTONYM_FIXED = {"en": {"after": {"named", "called", "renamed"}, "before": {"named", "called", "renamed"},
+                        "longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"}},
+                 "fr": {"plus": {"ne", "n'", "non"}}, "de": {"mehr": {"nicht", "kein", "keine"}},
+                 "sv": {"mer": {"inte", "aldrig"}}}
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
-    """Replace a word by its antonym from the shipped lexicon."""
+    """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('named after',
+    'no longer'), and with a Doc not a particle ('come back')."""
+    fixed = ANTONYM_FIXED.get(ctx.lang, {})
+
+    def keep(m: re.Match) -> bool:
+        previous = re.search(r"(\w+'?)\W*$", text[:m.start()])
+        if previous and previous.group(1).lower() in fixed.get(m.group(0).lower(), ()):
+            return False
+        token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
+        return token is None or token.tag_ != "RP"
+
     return swap_match(text, lexicons.pattern("antonym", ctx.lang), lexicons.pairs("antonym", ctx.lang), "antonym",
-                      ctx.rng)
+                      ctx.rng, keep=keep)
 
 
+FR_CLITICS = {"y", "en", "le", "la", "les", "lui", "leur", "me", "te", "se", "nous", "vous"}
 DE_SUBJECTS = {"er", "sie", "es", "ich", "wir", "ihr", "man", "du"}
 SV_SUBORDINATORS = {"att", "om", "som", "när", "eftersom", "medan", "innan", "fast", "därför", "ifall", "då", "tills",
                     "sedan", "fastän", "trots"}
@@ -300,12 +345,13 @@ def tense(text: str, ctx: Context) -> Edit | Skip:
 
 
 NEGATION_RULES = {
-    # language: (pattern of an existing negation -> replacement, finite verbs that take a negation)
+    # language: (pattern of an existing negation -> replacement, finite auxiliaries and verbs that take a
+    # negation; no copula: 'X n'est pas un lac' gives itself away)
     "fr": (re.compile(r"\b(?:ne |n')(\w+) (?:pas|jamais|plus)\b"),
-           ("est", "sont", "était", "étaient", "a", "ont", "avait", "avaient", "sera", "seront", "peut", "doit")),
-    "de": (re.compile(r"\b(\w+) nicht\b"), ("ist", "sind", "war", "waren", "wird", "wurde", "werden", "wurden")),
+           ("a", "ont", "avait", "avaient", "sera", "seront", "peut", "doit")),
+    "de": (re.compile(r"\b(\w+) nicht\b"), ("wird", "wurde", "werden", "wurden")),
     "sv": (re.compile(r"\b(\w+) (?:inte|ej|aldrig)\b"),
-           ("är", "var", "har", "hade", "kan", "kunde", "ska", "skulle", "blir", "blev", "kommer")),
+           ("har", "hade", "kan", "kunde", "ska", "skulle", "blir", "blev", "kommer")),
 }
 
 
@@ -329,6 +375,9 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
     following = re.match(r"\s+(\w+)", text[m.end():])
     if ctx.lang == "de" and following and following.group(1).lower() in DE_SUBJECTS:
         return Skip("inverted_subject")  # 'war er': nicht would go after the subject, not the verb
+    previous = re.search(r"(\w+)\s+$", text[:m.start()])
+    if ctx.lang == "fr" and previous and previous.group(1).lower() in FR_CLITICS:
+        return Skip("clitic_before_verb")  # 'il y a': ne goes before the clitic ('il n'y a pas')
     if ctx.lang == "fr":
         new = (f"n'{verb} pas" if verb[0] in "aeéiouh" else f"ne {verb} pas")
     elif ctx.lang == "sv" and sv_subordinate(text, m.start()):

@@ -29,7 +29,8 @@ def negation_edit(doc: Doc, prefer_lexical: bool = False, lexicon: dict[str, str
     """Give ``doc`` the opposite polarity.
 
     An existing verbal negation is removed. Otherwise a lexicon word is negated when ``prefer_lexical``
-    (or when no verbal negation can be inserted), else 'not' is inserted, with do-support if needed.
+    (or when no verbal negation can be inserted), else 'not' is inserted, with do-support if needed; never
+    into a copular statement ('X is a village'), whose denial gives itself away.
     """
     lexicon = load_lexicon() if lexicon is None else lexicon
     group = find_group(doc)
@@ -78,6 +79,8 @@ def _insert(doc: Doc, group: VerbGroup) -> Edit | Skip:
     tense = tense_of(group)
     if tense == "nonfinite":
         return Skip("nonfinite")
+    if lemma_of(group.head) == "be":
+        return Skip("copular_statement")  # 'X is not a village in ...' reads as false without the source
     first = group.first
     rw = Rewrite(doc)
     if first.lower_ == "can":

@@ -1,0 +1,55 @@
+"""The grammatical person of pronouns, so a pronoun edit changes the person of the only mention of its
+referent and never drops a first-person word into a third-person narrative ('He was survived by my wife')."""
+from __future__ import annotations
+
+import re
+
+# language: {person: forms}; ambiguous forms (German 'ihr', 'sie', Swedish 'den'/'det') count as the third
+# person, which only makes the checks stricter.
+PERSONS = {
+    "en": {1: {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"},
+           2: {"you", "your", "yours", "yourself", "yourselves"},
+           3: {"he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them",
+               "their", "theirs", "themselves"}},
+    "fr": {1: {"je", "j'", "me", "m'", "moi", "mon", "ma", "mes", "nous", "notre", "nos"},
+           2: {"tu", "te", "t'", "toi", "ton", "ta", "tes", "vous", "votre", "vos"},
+           3: {"il", "ils", "elle", "elles", "lui", "eux", "son", "sa", "ses", "leur", "leurs"}},
+    "de": {1: {"ich", "mich", "mir", "mein", "meine", "meinen", "meinem", "meiner", "meines", "wir", "uns", "unser",
+               "unsere", "unseren", "unserem", "unserer", "unseres"},
+           2: {"du", "dich", "dir", "dein", "deine", "deinen", "deinem", "deiner", "deines", "euch", "euer", "eure",
+               "euren", "eurem", "eurer", "eures"},
+           3: {"er", "ihn", "ihm", "sein", "seine", "seinen", "seinem", "seiner", "seines", "sie", "ihr", "ihre",
+               "ihren", "ihrem", "ihrer", "ihres", "ihnen"}},
+    "sv": {1: {"jag", "mig", "mej", "min", "mitt", "mina", "vi", "oss", "vår", "vårt", "våra"},
+           2: {"du", "dig", "dej", "din", "ditt", "dina", "ni", "er", "ert", "era"},
+           3: {"han", "hon", "honom", "henne", "hans", "hennes", "dem", "deras", "sin", "sitt", "sina"}},
+}
+# object forms, and the subjects that would make them reflexive ('we voted for us')
+OBJECTS = {"en": {"me", "us", "him", "them", "her"}, "fr": {"moi", "nous", "lui", "eux"},
+           "de": {"mich", "mir", "uns", "ihn", "ihm"}, "sv": {"mig", "oss", "honom", "henne", "dem"}}
+SUBJECTS = {"en": {"i", "we", "he", "she", "they"}, "fr": {"je", "j'", "nous", "il", "elle", "ils", "elles"},
+            "de": {"ich", "wir", "er"}, "sv": {"jag", "vi", "han", "hon", "de"}}
+WORD = re.compile(r"\w+'|\w+")
+
+
+def person(word: str, lang: str) -> int | None:
+    """1, 2 or 3 for a pronoun of ``lang``, else None."""
+    return next((p for p, forms in PERSONS.get(lang, {}).items() if word.lower() in forms), None)
+
+
+def person_change_problem(text: str, start: int, end: int, new: str, lang: str) -> str | None:
+    """Why replacing the pronoun at ``text[start:end]`` by ``new`` would not read as a plain change of
+    person, or None: another pronoun of the old person is left (the referent is still mentioned, 'he ... my
+    papers'), the text never speaks in the new first or second person and the pronoun does not open the
+    sentence ('survived by my wife'), or an object would need to be reflexive ('we voted for us')."""
+    old_person, new_person = person(text[start:end], lang), person(new, lang)
+    others = [m.group(0).lower() for m in WORD.finditer(text) if not (start <= m.start() < end)]
+    if any(person(w, lang) == old_person for w in others):
+        return "person_still_mentioned"
+    opens = re.search(r"\w", text[:start]) is None
+    if new_person in (1, 2) and not opens and not any(person(w, lang) == new_person for w in others):
+        return "third_person_text"
+    if new.lower() in OBJECTS.get(lang, ()) and any(w in SUBJECTS.get(lang, ()) and person(w, lang) == new_person
+                                                    for w in others):
+        return "reflexive_needed"
+    return None
