@@ -36,9 +36,9 @@ def run(type_, text, lang, doc=None, ents=(), seed="1"):
 EXPECTED = {
     "en": [("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
-           ("date", "1998->1989", "in 1989 her"), ("gender", "her->his", "his brother"),
+           ("date", "1998->1989", "in 1989 her"),
            ("antonym", "north->south", "25 km south"),
-           ("tense", "past->present", "she appears as"), ("negation", "insert:not", "she did not appear")],
+           ("negation", "insert:not", "she did not appear")],
     "fr": [("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
            ("gender", "frère->sœur", "avec sa sœur et"),
@@ -47,7 +47,7 @@ EXPECTED = {
     "de": [("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
            ("gender", "Bruder->Schwester", "mit seiner Schwester 25"),
-           ("antonym", "nördlich->südlich", "25 km südlich"), ("tense", "war->ist", "1997 ist er")],
+           ("antonym", "nördlich->südlich", "25 km südlich")],
     "sv": [("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
            ("gender", "bror->syster", "med sin syster."),
@@ -203,11 +203,22 @@ def test_pools_hold_plausible_names_only():
      "Au début des années 80, il a vendu 26 voitures."),
     ("number", "He won the final 6 -- 4 against Gould .", "en", Skip("no_candidate")),
     ("number", "It was first formally described in 1860 .", "en", Skip("no_candidate")),  # 'first' the adverb
-    ("tense", "He was born in 1524 in Florence and died there .", "en",
-     "He is born in 1524 in Florence and died there ."),
+    ("tense", "He was born in 1524 in Florence and died there .", "en", Skip("tense_with_past_date")),
+    ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
+    ("tense", "She appears as Sheila in the series .", "en", "She will appear as Sheila in the series ."),
+    ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
+    ("number", "He had three children , Anne , Paul and Eve .", "en", Skip("no_candidate")),  # counts a list
+    ("number", "Il avait 2 ans et 1 frère.", "fr", "Il avait 3 ans et 1 frère."),  # never 1 (an/ans)
+    ("gender", "She said that her mother moved to Leeds .", "en", "He said that his father moved to Leeds ."),
+    ("gender", "Mr Barzanti said that he has shown courage .", "en", "Mrs Barzanti said that she has shown courage ."),
+    ("gender", "He was survived by his wife Carol .", "en", Skip("mixed_genders")),
+    ("number", "The championships took place from 21 to 28 January in Spokane .", "en", Skip("no_candidate")),
+    ("date", "Please send it to the meeting on March 15 and 16 .", "en",
+     "Please send it to the meeting on March 15 and 19 ."),
+    ("pronoun", "Total US casualties were 28 killed .", "en", Skip("no_candidate")),  # 'US' the country
 ])
-def test_numbers_units_and_tense_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
-    doc = en_full(text) if lang == "en" else fr_nlp(text)
+def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
+    doc = en_full(text) if lang == "en" else fr_nlp(text) if lang == "fr" else None
     result = run(type_, text, lang, doc)
     assert (result.bad if isinstance(result, Edit) else result) == expected
 

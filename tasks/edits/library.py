@@ -19,7 +19,7 @@ from tasks.edits.gender_sv import gender_sv
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span, swap_match
-from tasks.edits.tense import TENSES, random_tense_edit, tense_edit
+from tasks.edits.tense import random_tense_edit, tense_edit
 
 TYPES = ("addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym", "tense",
          "negation", "natural")
@@ -53,17 +53,31 @@ def _is_list_number(text: str, m: re.Match) -> bool:
     return (opens and after[:1] in (".", ")")) or (before.endswith("(") and after.startswith(")"))
 
 
+DAY_LINK = r"(?:-|–|to|and|bis|und|au|et|till|och|,)"  # '21 to 28 January', 'March 15 and 16'
+
+
 def _is_day(text: str, m: re.Match, lang: str) -> bool:
-    """A day of the month: next to a month name ('July 4', '4 juillet', '4. Juli')."""
+    """A day of the month: next to a month name ('July 4', '4 juillet', '4. Juli'), or to another day of a
+    range or list that is ('from 21 to 28 January', 'March 15 and 16')."""
     pat = lexicons.pattern("months", lang)
     if pat is None:
         return False
-    after = re.match(r"\.?\s+(\w+)", text[m.end():])
-    before = re.search(r"(\w+)\s+$", text[:m.start()])
+    days = rf"(?:\s*{DAY_LINK}\s*\d{{1,2}}\.?)*"
+    after = re.match(rf"\.?{days}\s+(\w+)", text[m.end():])
+    before = re.search(rf"(\w+)\s+(?:\d{{1,2}}\.?{days}\s*{DAY_LINK}\s*)?$", text[:m.start()])
     return any(w is not None and pat.fullmatch(w.group(1)) for w in (after, before))
 
 
 DECADE_WORDS = {"années", "jahre", "talet", "years"}
+ENUMERATION = re.compile(r":|[A-ZÀ-Þ][\w'-]*\s+(?:and|et|und|och|&)\s+[A-ZÀ-Þ]")
+NUMBER_WORDS = {w for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("numbers", lang) for w in pair}
+
+
+def _counts_a_list(text: str, m: re.Match) -> bool:
+    """A small count followed by the things it counts, named ('three children: Anne, Paul and Eve'): a
+    changed count would contradict the list."""
+    small = m.group(0).isdigit() and int(m.group(0)) <= 20 or m.group(0).lower() in NUMBER_WORDS
+    return small and ENUMERATION.search(text[m.end():]) is not None
 
 
 def _is_decade_or_score(text: str, m: re.Match) -> bool:
@@ -74,14 +88,17 @@ def _is_decade_or_score(text: str, m: re.Match) -> bool:
 
 
 def number(text: str, ctx: Context) -> Edit | Skip:
-    """Change a number (not a year, a day of the month, a decade, a score or list numbering), keeping its
-    digit count and separators; else a number word (with a Doc, one read as a number or adjective, not
-    'first' the adverb)."""
+    """Change a number (not a year, a day of the month, a decade, a score, list numbering, a count of the
+    things named after it, or 1, whose noun is singular), keeping its digit count and separators and never
+    making it 1; else a number word (with a Doc, one read as a number or adjective, not 'first' the adverb)."""
     matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
-               and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)]
+               and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)
+               and not _counts_a_list(text, m) and m.group(0) != "1"]
     if not matches:
-        keep = (lambda m: True) if ctx.doc is None else (
-            lambda m: (t := _token_at(ctx.doc, m.start())) is not None and t.pos_ in ("NUM", "ADJ", "DET"))
+        def keep(m: re.Match) -> bool:
+            token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
+            return not _counts_a_list(text, m) and (token is None or token.pos_ in ("NUM", "ADJ", "DET"))
+
         return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.pairs("numbers", ctx.lang),
                           "number", ctx.rng, keep=keep)
     m = ctx.rng.choice(matches)
@@ -89,7 +106,7 @@ def number(text: str, ctx: Context) -> Edit | Skip:
     value = int(digits)
     step = ctx.rng.choice([1, 2, 3, 5]) * 10 ** max(0, len(digits) - 2)
     valid = [v for v in (value + step, value - step, value + 1, value - 1)
-             if 1 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value]
+             if 2 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value]  # 1 -> 2: 'an' -> 'ans'
     if not valid:
         return Skip("no_valid_value")
     new_digits = iter(str(valid[0]).zfill(len(digits)))
@@ -187,6 +204,9 @@ def conversion(text: str, ctx: Context) -> Edit | Skip:
                       and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None)
 
 
+TITLES = {"mr", "mr.", "mrs", "mrs.", "sir", "madam"}
+
+
 def _swap_options(text: str, ctx: Context, name: str, her: dict[str, str]) -> list[tuple[int, int, str]]:
     """(start, end, replacement) of each word of list ``name`` in ``text``; with a Doc only determiners and
     pronouns (French 'son' the noun is not), and English 'her' follows its Penn tag (``her``: tag -> word)."""
@@ -194,9 +214,10 @@ def _swap_options(text: str, ctx: Context, name: str, her: dict[str, str]) -> li
     if ctx.doc is None:
         pat = lexicons.pattern(name, ctx.lang)
         return [(m.start(), m.end(), table[m.group(0).lower()]) for m in (pat.finditer(text) if pat else [])]
-    if ctx.lang == "en":
+    if ctx.lang == "en":  # not a name ('US 98', 'Prince' the artist), titles excepted
         found = [(t, her[t.tag_] if t.lower_ == "her" else table[t.lower_]) for t in ctx.doc
-                 if (t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her)]
+                 if ((t.lower_ in table and t.lower_ != "her") or (t.lower_ == "her" and t.tag_ in her))
+                 and (t.tag_ not in ("NNP", "NNPS") or t.lower_ in TITLES)]
     else:
         found = [(t, table[t.lower_]) for t in ctx.doc if t.lower_ in table and t.pos_ in ("DET", "PRON")]
     return [(t.idx, t.idx + len(t.text), new) for t, new in found]
@@ -209,8 +230,9 @@ def _swap(text: str, ctx: Context, options: list[tuple[int, int, str]], type_: s
 
 
 def gender(text: str, ctx: Context) -> Edit | Skip:
-    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in French, German and
-    Swedish with the agreeing words (tasks/edits/gender_<lang>.py)."""
+    """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in English every gendered
+    word of the sentence, which must all be of one gender; in French, German and Swedish with the agreeing
+    words (tasks/edits/gender_<lang>.py)."""
     if ctx.lang == "fr":
         return gender_fr(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc")
     if ctx.lang == "de":
@@ -218,7 +240,17 @@ def gender(text: str, ctx: Context) -> Edit | Skip:
     if ctx.lang == "sv":
         return gender_sv(text, ctx.rng)
     options = _swap_options(text, ctx, "gender", {"PRP$": "his", "PRP": "him"})
-    return _swap(text, ctx, options, "gender") if options else Skip("no_candidate")
+    if not options:
+        return Skip("no_candidate")
+    male = {a.lower() for a, _ in lexicons.rows("gender", "en")}
+    if len({text[s:e].lower() in male for s, e, _ in options}) > 1:
+        return Skip("mixed_genders")  # 'his wife': one side flipped would read odd, both would clash with names
+    start, end = options[0][0], options[-1][1]  # every gendered word flips, so the sentence stays consistent
+    new = text[start:end]
+    for s, e, word in reversed(options):
+        new = new[:s - start] + match_case(text[s:e], word) + new[e - start:]
+    detail = ",".join(f"{text[s:e]}->{match_case(text[s:e], w)}" for s, e, w in options)
+    return replace_span(text, start, end, new, "gender", detail)
 
 
 def pronoun(text: str, ctx: Context) -> Edit | Skip:
@@ -317,15 +349,18 @@ def addition(text: str, ctx: Context) -> Edit | Skip:
     return Skip("modifier_not_adjective")
 
 
-def future_with_past_date(edit: Edit) -> bool:
-    """A tense edit that makes a future next to a year long past ('will' ... 'in 1524')."""
-    years = [int(y) for y in YEAR.findall(edit.bad)]
-    return bool(FUTURE.search(edit.target)) and any(y <= LAST_PAST_YEAR for y in years)
+def tense_with_past_date(edit: Edit, lang: str) -> bool:
+    """A tense edit that puts a present or a future next to a year long past ('In 1924 he is', 'will ... in
+    1524'): visibly wrong without the source."""
+    if not any(int(y) <= LAST_PAST_YEAR for y in YEAR.findall(edit.bad)):
+        return False
+    presents = {a.lower() for a, _ in lexicons.rows("tense", lang)}  # the lists' first column: present forms
+    return bool(FUTURE.search(edit.target)) or edit.detail.endswith("->present") or edit.target.lower() in presents
 
 
 def tense(text: str, ctx: Context) -> Edit | Skip:
     """English: the verb-group tense edit of the foundation stage, not on a hedge verb (say, seem, ...);
-    others: auxiliary and verb swaps. No future next to an explicit past year."""
+    others: auxiliary and verb swaps. No present or future next to an explicit past year."""
     if ctx.lang == "en":
         if ctx.doc is None:
             return Skip("needs_doc")
@@ -333,14 +368,14 @@ def tense(text: str, ctx: Context) -> Edit | Skip:
         if root is not None and root.lemma_ in HEDGES and any(c.dep_ in ("ccomp", "xcomp") for c in root.children):
             return Skip("hedge_verb")
         result = random_tense_edit(ctx.doc, ctx.rng)
-        if isinstance(result, Edit) and future_with_past_date(result):
-            others = [tense_edit(ctx.doc, t) for t in TENSES if t != "future"]
-            result = next((r for r in others if isinstance(r, Edit)), Skip("future_with_past_date"))
+        if isinstance(result, Edit) and tense_with_past_date(result, "en"):
+            past = tense_edit(ctx.doc, "past")
+            result = past if isinstance(past, Edit) else Skip("tense_with_past_date")
     else:
         result = swap_match(text, lexicons.pattern("tense", ctx.lang), lexicons.pairs("tense", ctx.lang), "tense",
                             ctx.rng)
-    if isinstance(result, Edit) and future_with_past_date(result):
-        return Skip("future_with_past_date")
+    if isinstance(result, Edit) and tense_with_past_date(result, ctx.lang):
+        return Skip("tense_with_past_date")
     return result
 
 
