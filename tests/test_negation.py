@@ -26,7 +26,7 @@ CASES = [
     ("She was unhappy with the result .", True, "She was happy with the result .", "lexical:unhappy->happy"),
     ("The results were accurate .", True, "The results were inaccurate .", "lexical:accurate->inaccurate"),
     # no lexicon word: falls back to inserting not
-    ("The film was a huge success .", True, "The film was not a huge success .", "insert:not"),
+    ("The film won a huge prize .", True, "The film did not win a huge prize .", "insert:not"),
 ]
 
 
@@ -40,6 +40,7 @@ def test_negation_edit_exact(nlp, good, lexical, bad, detail):
 @pytest.mark.parametrize("good,reason", [
     ("Did he leave early ?", "inverted_subject"),
     ("A beautiful day in the park .", "no_verbal_root"),
+    ("The film was a huge success .", "copular_statement"),  # 'was not a huge success' gives itself away
 ])
 def test_negation_skips_with_reason(nlp, good, reason):
     assert negation_edit(nlp(good)) == Skip(reason)
