@@ -25,11 +25,11 @@ def _merge(target, overrides: dict, where: str) -> None:
             target[key] = value
 
 
-def apply_profile(name: str, params_file: Path = PARAMS_FILE) -> None:
+def apply_profile(name: str, params_file: Path = PARAMS_FILE, profiles_dir: Path = PROFILES_DIR) -> None:
     """Overwrite the keys the profile names in params.yaml (atomically); other keys stay as they are."""
-    profile_file = PROFILES_DIR / f"{name}.yaml"
+    profile_file = profiles_dir / f"{name}.yaml"
     if not profile_file.is_file():
-        known = sorted(p.stem for p in PROFILES_DIR.glob("*.yaml"))
+        known = sorted(p.stem for p in profiles_dir.glob("*.yaml"))
         raise SystemExit(f"unknown profile '{name}'; known: {known}")
     yaml = YAML()
     yaml.width = 120
@@ -43,5 +43,8 @@ def apply_profile(name: str, params_file: Path = PARAMS_FILE) -> None:
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    apply_profile(sys.argv[1])
+    try:
+        apply_profile(sys.argv[1])
+    except KeyError as exc:
+        raise SystemExit(f"ERROR profile {sys.argv[1]}: {exc.args[0]}") from None
     print(f"params.yaml now uses profile '{sys.argv[1]}'")

@@ -6,6 +6,7 @@ import copy
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -152,6 +153,19 @@ def test_flow_runs_record_their_params(tmp_path):
             run = client.read_flow_run(state.state_details.flow_run_id)
     assert run.parameters == {"params": {**load_params("fetch"), "sources": ["no-such-source"]}}
     assert PARAMS_FILE.read_text(encoding="utf-8")  # the real params file is untouched
+
+
+@pytest.mark.parametrize("base,test_profile", [("offline", "offline-small"), ("paper", "paper-small")])
+def test_test_profiles_set_only_known_keys_to_valid_values(tmp_path, base, test_profile):
+    """The profiles the end-to-end builds shrink their base profile with (tests/fixtures/profiles)."""
+    from tasks.profiles import apply_profile
+
+    params = tmp_path / "params.yaml"
+    shutil.copy(PARAMS_FILE, params)
+    apply_profile(base, params)
+    apply_profile(test_profile, params, Path(__file__).parent / "fixtures" / "profiles")
+    raw = load_params(path=params)
+    assert all(validate_section(raw, name) for name in SECTIONS)
 
 
 @pytest.mark.parametrize("profile", ["offline", "paper"])

@@ -83,9 +83,15 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
     ("negation", "Im März 1997 wurde er in Berlin geehrt.", "de", "inverted_subject"),
     ("antonym", "The town was named after him and no longer exists .", "en", "no_candidate"),  # not 'wurde nicht er'
+    ("antonym", "Le village n'est plus habité.", "fr", "no_candidate"),  # 'ne … plus', not 'n'est moins'
+    ("antonym", "Il n'en a plus besoin.", "fr", "no_candidate"),
 ])
 def test_inapplicable_types_skip_with_a_reason(type_, text, lang, reason):
     assert run(type_, text, lang) == Skip(reason)
+
+
+def test_french_plus_outside_ne_plus_is_an_antonym():
+    assert run("antonym", "Le village compte plus d'habitants.", "fr").bad == "Le village compte moins d'habitants."
 
 
 def test_swedish_subordinate_clauses_put_negation_before_the_verb():

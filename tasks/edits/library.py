@@ -269,16 +269,20 @@ ANTONYM_FIXED = {"en": {"after": {"named", "called", "renamed"}, "before": {"nam
                         "longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"}},
                  "fr": {"plus": {"ne", "n'", "non"}}, "de": {"mehr": {"nicht", "kein", "keine"}},
                  "sv": {"mer": {"inte", "aldrig"}}}
+# How many words before the swapped one a fixed phrase may start: French puts the verb and its clitics between
+# 'ne' and 'plus' ("n'est plus", "n'en a plus").
+ANTONYM_FIXED_WINDOW = {"fr": 3}
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
     """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('named after',
-    'no longer'), and with a Doc not a particle ('come back')."""
+    'no longer', "n'est plus"), and with a Doc not a particle ('come back')."""
     fixed = ANTONYM_FIXED.get(ctx.lang, {})
+    window = ANTONYM_FIXED_WINDOW.get(ctx.lang, 1)
 
     def keep(m: re.Match) -> bool:
-        previous = re.search(r"(\w+'?)\W*$", text[:m.start()])
-        if previous and previous.group(1).lower() in fixed.get(m.group(0).lower(), ()):
+        previous = re.findall(r"\w+'?", text[:m.start()])[-window:]
+        if fixed.get(m.group(0).lower(), set()) & {w.lower() for w in previous}:
             return False
         token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
         return token is None or token.tag_ != "RP"
