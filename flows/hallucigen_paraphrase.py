@@ -47,7 +47,8 @@ def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
     rows, stats, exhausted = build(params)
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
-    stats["source_blind"] = source_blind_task(rows, params)
+    if params["source_blind"]["enabled"]:
+        stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "paraphrase")
     write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")

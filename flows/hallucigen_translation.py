@@ -43,7 +43,8 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     rows, stats, exhausted = build(params)
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "translation", params["directions"])
     stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []))
-    stats["source_blind"] = source_blind_task(rows, params)
+    if params["source_blind"]["enabled"]:
+        stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "translation")
     write_hallucigen_task("translation", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "translation",

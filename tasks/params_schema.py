@@ -131,6 +131,7 @@ class Dialogue(Section):
 
 
 class SourceBlind(Strict):
+    enabled: bool
     model: str
     batch_size: PositiveInt
     dtype: Literal["float32", "bfloat16"] = "float32"

@@ -44,9 +44,12 @@ def wait(predicate, timeout_s: float, what: str, every: float = 2):
 
 def api(base: str, method: str, path: str, body: dict | None = None, attempts: int = 6):
     """One call to the Prefect REST API. As Prefect's own client does, a 429/502/503 (the server busy, e.g. its
-    SQLite locked on loaded cores) is asked again, up to ``attempts`` times with a doubling pause (1 s to 16 s)."""
+    SQLite locked on loaded cores) is asked again, up to ``attempts`` times with a doubling pause (1 s to 16 s);
+    so is a read (a GET or a filter) that timed out, which a server waiting on its locked SQLite can leave
+    unanswered for over 30 s."""
     req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
                                  headers={"Content-Type": "application/json"}, method=method)
+    read_only = method == "GET" or path.endswith("/filter")
     for attempt in range(attempts):
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
@@ -54,12 +57,15 @@ def api(base: str, method: str, path: str, body: dict | None = None, attempts: i
         except urllib.error.HTTPError as exc:
             if exc.code not in (429, 502, 503) or attempt == attempts - 1:
                 raise
-            time.sleep(min(2 ** attempt, 16))
+        except TimeoutError:
+            if not read_only or attempt == attempts - 1:
+                raise
+        time.sleep(min(2 ** attempt, 16))
 
 
 def prefect_healthy(base: str) -> bool:
     try:
-        return bool(api(base, "GET", "/health"))
+        return bool(api(base, "GET", "/health", attempts=1))
     except (urllib.error.URLError, ConnectionError, OSError):
         return False
 

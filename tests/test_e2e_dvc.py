@@ -203,11 +203,14 @@ def test_hallucigen_datasets_in_the_published_shape(built):
 
     ds = load_dataset("parquet", data_files={"test": str(out / "translation/test.detection.parquet")})["test"]
     assert ds.num_rows == 160 and set(ds["label"]) == {"hyp1", "hyp2"}
+    for scenario in ("translation", "paraphrase"):  # switched off here, run in tests/test_e2e_paper.py
+        assert "Not run in this build (`source_blind.enabled: false`)." in (out / f"{scenario}/README.md").read_text()
+        assert "source_blind" not in json.loads((built / f"metrics/hallucigen_{scenario}.json").read_text())
 
 
 def test_llm_generation_path_runs_on_the_offline_model(built):
     stats = json.loads((built / "metrics/hallucigen_llm.json").read_text())
-    assert stats["read"] == 12 and stats["kept"] + stats["rejected"] == 12  # 2 sources x 4 directions + 2 languages
+    assert stats["read"] == 6 and stats["kept"] + stats["rejected"] == 6  # 1 source x 4 directions + 2 languages
     table = pq.read_table(built / "data/hallucigen_llm/generation.parquet")
     assert table.schema.equals(HALLUCIGEN_GENERATION) and table.num_rows == stats["kept"]
     assert set(table.column("type").to_pylist()) <= {"natural"}

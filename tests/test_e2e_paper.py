@@ -104,6 +104,25 @@ def test_aces_rows_are_mapped_to_types(paper_repo):
                      "rejected_by_reason": {"other_langpair": 1, "unmapped_phenomenon": 1}}
 
 
+def test_dataset_cards_carry_the_source_blind_check(paper_repo):
+    """The hypothesis-only check ran in both HalluciGen builds on the paper profile's fluency model (the tiny
+    Llama): one figure per split and direction/language, over every built example, in the metrics and the card
+    (the shared offline test build leaves it out: tests/fixtures/profiles/offline-small.yaml)."""
+    from collections import Counter
+
+    repo = paper_repo[0]
+    for scenario in ("translation", "paraphrase"):
+        report = json.loads((repo / f"metrics/hallucigen_{scenario}.json").read_text())["source_blind"]
+        assert report["model"] == "meta-llama/Llama-2-7b-chat-hf"
+        built = Counter(f"{split}/{r['langpair']}" for split in ("trial", "test") for r in pq.read_table(
+            repo / f"data/hallucigen/{scenario}/{split}.detection.parquet").to_pylist())
+        assert {k: f["n"] for k, f in report["by_split"].items()} == dict(built)
+        card = (repo / f"data/hallucigen/{scenario}/README.md").read_text()
+        assert "## Source-blind artifact check" in card and "Not run" not in card
+        for key, f in report["by_split"].items():
+            assert f"| {key.replace('/', ' | ')} | {f['n']} | {f['f1']} | {f['accuracy']} |" in card
+
+
 def test_translation_build_by_direction_on_dask_matches_the_local_build(paper_repo, cluster):
     """The built translation dataset (PAWS-X edits and ACES rows) rebuilt with one shard per direction on the
     two Dask workers: the same files, byte for byte, as the build's shards one at a time on the local runner."""

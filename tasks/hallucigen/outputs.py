@@ -60,8 +60,7 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
     lines += ["", *exhausted_lines(stats), *faithful_lines(stats)]
-    if "source_blind" in stats:
-        lines += ["", *card_lines(stats["source_blind"])]
+    lines += ["", *card_lines(stats.get("source_blind"))]
     if stats.get("review"):
         lines += ["", *review_card_lines(stats["review"])]
     lines += ["", "## Build parameters", "", "```", *[f"{k}: {v}" for k, v in params.items()], "```", "",

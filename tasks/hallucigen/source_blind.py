@@ -36,8 +36,11 @@ def source_blind_report(rows: list[dict], params: dict) -> dict:
             "by_type": {k: _figures(*zip(*g)) for k, g in sorted(by_type.items())}}
 
 
-def card_lines(report: dict) -> list[str]:
-    """The card section: F1 per split and direction/language (against the target), and per type (test)."""
+def card_lines(report: dict | None) -> list[str]:
+    """The card section: F1 per split and direction/language (against the target), and per type (test); a line
+    saying it was not run when the build switched it off."""
+    if report is None:
+        return ["## Source-blind artifact check", "", "Not run in this build (`source_blind.enabled: false`).", ""]
     target = report["target_f1"]
     intro = (f"A detector that sees only hyp1 and hyp2 (mean token surprisal under `{report['model']}` in "
              f"{report.get('dtype', 'float32')}; the less "
