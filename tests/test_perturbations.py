@@ -42,7 +42,7 @@ EXPECTED = {
     "fr": [("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
            ("gender", "frère->sœur", "avec sa sœur et"),
-           ("antonym", "nord->sud", "vers le sud"), ("tense", "est->était", "elle était apparue"),
+           ("antonym", "nord->sud", "vers le sud"),
            ("negation", "insert:n'a pas", "et n'a pas parcouru")],
     "de": [("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
@@ -51,7 +51,7 @@ EXPECTED = {
     "sv": [("named-entity", "NAME:Stockholm->Uppsala", "norr om Uppsala"), ("number", "25->26", "26 km"),
            ("conversion", "km->engelska mil", "25 engelska mil"), ("date", "1997->1988", "sedan 1988"),
            ("gender", "bror->syster", "med sin syster."),
-           ("antonym", "norr->söder", "km söder om"), ("tense", "är->var", "Han var en")],
+           ("antonym", "norr->söder", "km söder om")],
 }
 
 
@@ -213,6 +213,16 @@ def test_pools_hold_plausible_names_only():
     ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
     ("tense", "She appears as Sheila in the series .", "en", "She will appear as Sheila in the series ."),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
+    ("tense", "Der Übergang ist kontinuierlich und ist von zweiter Ordnung.", "de", Skip("tense_clash")),
+    ("tense", "Der Gewinn kann vom Besitzer übertragen werden.", "de", Skip("tense_clash")),  # 'werden' not finite
+    ("tense", "Sahib Khan est né dans la famille Tiwana.", "fr", Skip("compound_tense")),
+    ("tense", "En 1997, elle est apparue à Paris.", "fr", Skip("compound_tense")),
+    ("tense", "Le lac est situé au nord de la ville.", "fr", Skip("compound_tense")),
+    ("tense", "Roy a rejoint le parti en 1963 et a dirigé des syndicats.", "fr", Skip("tense_clash")),
+    ("tense", "Le lac est à l'est de la ville.", "fr", "Le lac était à l'est de la ville."),  # 'l'est' a noun
+    ("tense", "Han är en stor man som bor i Stockholm.", "sv", Skip("tense_clash")),
+    ("tense", "Han är en stor man från Stockholm.", "sv", "Han var en stor man från Stockholm."),
+    ("tense", "Hon ska vara hemma i kväll.", "sv", Skip("no_candidate")),  # 'skulle' reads as 'should'
     ("number", "He had three children , Anne , Paul and Eve .", "en", Skip("no_candidate")),  # counts a list
     ("number", "Il avait 2 ans et 1 frère.", "fr", "Il avait 3 ans et 1 frère."),  # never 1 (an/ans)
     ("gender", "She said that her mother moved to Leeds .", "en", "He said that his father moved to Leeds ."),

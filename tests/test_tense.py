@@ -25,6 +25,8 @@ CASES = [
     ("He has a car .", "past", "He had a car ."),
     ("John and Mary live in Boston .", "past", "John and Mary lived in Boston ."),
     ("I am a teacher .", "past", "I was a teacher ."),
+    # a contracted auxiliary becomes a word of its own
+    ("I'm considering the possibility .", "past", "I was considering the possibility ."),
     ("The children play in the garden .", "future", "The children will play in the garden ."),
     # perfect and progressive groups
     ("They had left before the war .", "present", "They have left before the war ."),

@@ -376,11 +376,37 @@ def tense(text: str, ctx: Context) -> Edit | Skip:
             past = tense_edit(ctx.doc, "past")
             result = past if isinstance(past, Edit) else Skip("tense_with_past_date")
     else:
-        result = swap_match(text, lexicons.pattern("tense", ctx.lang), lexicons.pairs("tense", ctx.lang), "tense",
-                            ctx.rng)
+        result = _listed_verb_tense(text, ctx)
     if isinstance(result, Edit) and tense_with_past_date(result, ctx.lang):
         return Skip("tense_with_past_date")
     return result
+
+
+def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
+    """French, German, Swedish: swap the sentence's one listed finite verb. With two, the other would keep its
+    tense beside the new one ('war kontinuierlich und ist', 'kann ... übertragen wurden'); a French auxiliary
+    before a participle mostly changes aspect ('est né' -> 'était né', 'a adhéré' -> 'avait adhéré'). Both
+    are skipped. A listed word after an elided article ('à l'est') or, with a Doc, not tagged as a verb does not
+    count."""
+    pat = lexicons.pattern("tense", ctx.lang)
+    found = [m for m in (pat.finditer(text) if pat is not None else [])
+             if text[max(0, m.start() - 2):m.start()].lower() not in ("l'", "l’", "d'", "d’")]
+    tokens = {m.start(): _token_at(ctx.doc, m.start()) for m in found} if ctx.doc is not None else {}
+    found = [m for m in found if tokens.get(m.start()) is None or tokens[m.start()].pos_ in ("AUX", "VERB")]
+    if len(found) > 1:
+        return Skip("tense_clash")
+    if found and tokens.get(found[0].start()) is not None and _before_participle(tokens[found[0].start()]):
+        return Skip("compound_tense")
+    return swap_match(text, pat if found else None, lexicons.pairs("tense", ctx.lang), "tense", ctx.rng,
+                      lambda m: m.start() == found[0].start())
+
+
+def _before_participle(token) -> bool:
+    """An auxiliary whose next word, adverbs and 'pas' aside, is a participle (a compound tense or a passive)."""
+    for nxt in token.doc[token.i + 1:token.i + 4]:
+        if nxt.pos_ != "ADV" and nxt.lower_ not in ("pas", "plus", "jamais"):
+            return "Part" in nxt.morph.get("VerbForm")
+    return False
 
 
 NEGATION_RULES = {

@@ -23,6 +23,9 @@ class Rewrite:
         original = self.doc[i].text
         if original[:1].isupper() and i == 0:
             text = text[:1].upper() + text[1:]
+        if original[:1] in "'’" and text[:1] not in "'’" and i > 0 and not self.spaces[i - 1]:
+            self.spaces[i - 1] = " "  # a clitic replaced by a full word: I'm -> I was, not Iwas
+            self.changed.add(i - 1)
         self.words[i] = text
         self.changed.add(i)
 
