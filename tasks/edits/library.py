@@ -397,6 +397,10 @@ def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
         return Skip("tense_clash")
     if found and tokens.get(found[0].start()) is not None and _before_participle(tokens[found[0].start()]):
         return Skip("compound_tense")
+    if found and ctx.lang in ("de", "sv") and not text[:found[0].start()].strip():
+        return Skip("verb_first")  # V2 languages: a sentence-initial verb is an imperative or a question
+    if found and ctx.lang == "de" and re.search(r"\bgeboren\b", text):
+        return Skip("birth")  # 'wird ... geboren' of a person's birth gives itself away
     return swap_match(text, pat if found else None, lexicons.pairs("tense", ctx.lang), "tense", ctx.rng,
                       lambda m: m.start() == found[0].start())
 

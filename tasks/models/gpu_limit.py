@@ -1,6 +1,7 @@
 """The Prefect global concurrency limit on the `gpu` tag: at most N model tasks (tag `gpu`) at once.
 
-Usage: python -m tasks.models.gpu_limit [N]   (make setup runs it with params detect.gpu_concurrency)
+Every model flow sets it at its start; by hand: python -m tasks.models.gpu_limit [N] (default: params
+detect.gpu_concurrency)
 """
 from __future__ import annotations
 
