@@ -15,8 +15,15 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.charp.cells import NO_TRAINING, Cell, prediction_path
-from tasks.charp.data import eval_turns, load_turns
+from tasks.charp.cells import (
+    NO_TRAINING,
+    Cell,
+    checkpoint_path,
+    generate_metrics_path,
+    prediction_path,
+    prediction_rows,
+)
+from tasks.charp.data import eval_turns, fewshot_demos
 from tasks.charp.generate import generate_beam, generate_fewshot
 from tasks.io import write_json, write_parquet
 from tasks.models.client import make_client, summed_failures
@@ -47,12 +54,10 @@ def submit_shards(cell: Cell, rows: list[dict], params: dict) -> list:
     size = params["generation"]["shard_rows"] or max(1, len(rows))
     shards = [rows[k:k + size] for k in range(0, len(rows), size)]
     if cell.system == "fewshot":
-        demos = load_turns(DATA, params["dataset"], params["splits"]["train"], "full", params["fewshot"]["examples"],
-                           params["seed"])
-        task_, args = fewshot_task, (demos, params["client"])
+        task_, args = fewshot_task, (fewshot_demos(DATA, params), params["client"])
     else:
-        checkpoint = str((DATA / "charp" / "models" / cell.system / f"h-{cell.train_h}").resolve())
-        task_, args = beam_task, (checkpoint, params["systems"][cell.system]["arch"], params["generation"])
+        task_, args = beam_task, (checkpoint_path(DATA, cell), params["systems"][cell.system]["arch"],
+                                  params["generation"])
     return [task_.with_options(task_run_name=f"generate-{cell}-{k}").submit(shard, *args)
             for k, shard in enumerate(shards)]
 
@@ -75,10 +80,8 @@ def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate
     cell = Cell(system, train_h, eval_h)
     rows = eval_turns(DATA, params, cell.eval_h)
     predictions, stats = merged([future.result() for future in submit_shards(cell, rows, params)])
-    out = [{"id": r["id"], "system": cell.system, "train_h": cell.train_h, "eval_h": cell.eval_h, "prediction": p}
-           for r, p in zip(rows, predictions)]
-    write_parquet(out, CHARP_PREDICTION, prediction_path(DATA, cell))
-    write_json({"predictions": len(out), **stats}, ROOT / "metrics" / "charp" / f"generate.{cell}.json")
+    write_parquet(prediction_rows(cell, rows, predictions), CHARP_PREDICTION, prediction_path(DATA, cell))
+    write_json({"predictions": len(rows), **stats}, generate_metrics_path(ROOT, cell))
 
 
 if __name__ == "__main__":

@@ -8,12 +8,10 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.charp import human_eval
 from tasks.charp.cells import cells_with_turns
-from tasks.charp.curves import load_curves, plot_curves
 from tasks.charp.judge import load_examples
-from tasks.charp.report import plot_metrics, report_text
-from tasks.charp.scoring import cell_metrics, history_effect, judge_cells, metrics_json, summary
+from tasks.charp.report_files import write_reports
+from tasks.charp.scoring import cell_metrics, judge_cells, metrics_json
 from tasks.io import atomic_dir, write_json
 from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
@@ -42,22 +40,9 @@ def charp_score(params: Charp, gpu: GpuLimit) -> None:
     ensure_gpu_limit(gpu.gpu_concurrency)
     cells = cells_with_turns(DATA, params)
     results, per_turn = metrics_task(cells, params)
-    judged, judge_stats, client_failures = judge_task(cells, params) if params["judge"]["enabled"] else ({}, {}, {})
-    history = history_effect(results, per_turn, judged, params["seed"])
-    scores = summary(results, judged, judge_stats, client_failures, history)
-    items = human_eval.sheet_items(cells, params["human"]["per_cell"])
-    sheets = {name: ROOT / path for name, path in (params["human"]["sheets"] or {}).items()}
-    curves = load_curves(ROOT / "metrics" / "charp")
+    judge = judge_task(cells, params) if params["judge"]["enabled"] else ({}, {}, {})
     with atomic_dir(DATA / "charp" / "reports") as tmp:
-        plot_metrics(results, tmp / "metrics_by_eval_h.png")
-        if curves:
-            plot_curves(curves, tmp / "learning_curves.png")
-        human_eval.export_sheet(items, params["seed"], tmp / "human_sheet.csv", tmp / "human_key.csv")
-        if sheets:
-            scores["human"] = human_eval.compare_with_humans(items, judged, sheets, tmp / "judge_vs_human.png")
-        text = report_text(params, results, judged, scores.get("human"), history, curves)
-        (tmp / "README.md").write_text(text, encoding="utf-8")
-        write_json(scores, tmp / "results.json")
+        text = write_reports(params, cells, results, per_turn, judge, ROOT, tmp)
     write_json(metrics_json(results), ROOT / "metrics" / "charp.json")
     create_markdown_artifact(key="charp-report", markdown=text, description="CHARP experiment grid")
 

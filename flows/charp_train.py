@@ -11,9 +11,9 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.charp.data import load_turns
-from tasks.charp.train import train_generator
-from tasks.io import atomic_dir, write_json
+from tasks.charp.cells import train_metrics_path
+from tasks.charp.train import train_cell
+from tasks.io import write_json
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import CharpTrain, GpuLimit, as_dict, flow_params
@@ -23,17 +23,13 @@ DATA = ROOT / "data"
 
 @task(name="train-generator", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def train_task(system: str, h: str, params: dict) -> dict:
-    s, t = params["subsets"], params["training"]
-    train = load_turns(DATA, params["dataset"], params["splits"]["train"], h, s["train"], params["seed"])
-    valid = load_turns(DATA, params["dataset"], params["splits"]["valid"], h, s["valid"], params["seed"])
-    with atomic_dir(DATA / "charp" / "models" / system / f"h-{h}") as tmp:
-        return train_generator(train, valid, params["systems"][system], t, tmp)
+    return train_cell(DATA, system, h, params)
 
 
 @flow(name="charp-train")
 def charp_train(system: str, h: str, params: CharpTrain, gpu: GpuLimit) -> None:
     ensure_gpu_limit(gpu.gpu_concurrency)
-    write_json(train_task(system, h, as_dict(params)), ROOT / "metrics" / "charp" / f"train.{system}.h-{h}.json")
+    write_json(train_task(system, h, as_dict(params)), train_metrics_path(ROOT, system, h))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -98,13 +98,36 @@ def started(args: list[str], log: Path, **kwargs):
         try:
             yield proc
         finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
+            stop_group(proc)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live (not zombie) processes of process group ``pgid``, read from /proc."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            members.append(int(stat.parent.name))
+    return members
+
+
+def stop_group(proc: subprocess.Popen, grace_s: float = 30) -> None:
+    """SIGTERM every process of ``proc``'s group (a child outlives its leader: `make worker` -> prefect), then
+    SIGKILL whatever is left after ``grace_s``; the leader is reaped."""
+    deadline = time.monotonic() + grace_s
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if not group_members(proc.pid):
+            break
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        while group_members(proc.pid) and time.monotonic() < deadline:
+            proc.poll()
+            time.sleep(0.2)
+        deadline = time.monotonic() + 5
+    proc.wait()
 
 
 def commit_all(repo: Path, message: str) -> None:

@@ -201,3 +201,13 @@ def test_learning_curves_from_the_training_metrics(tmp_path):
     assert "| flan-t5 (train h=2) | 8 | 2 | – | 3.1 | 2 | – |" in text.splitlines()
     plot_curves(curves, tmp_path / "curves.png")
     assert (tmp_path / "curves.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_training_record_without_the_best_epoch_names_its_file(tmp_path):
+    record = {"train_turns": 8, "valid_turns": 2, "epochs": [{"epoch": 1, "train_loss": 3.0, "valid_loss": 3.2}]}
+    (tmp_path / "train.smollm2.h-full.json").write_text(json.dumps(record))
+    with pytest.raises(InputError, match=r"train\.smollm2\.h-full\.json: epochs\[0\] has no 'best'"):
+        load_curves(tmp_path)
+    (tmp_path / "train.smollm2.h-full.json").write_text(json.dumps(record | {"epochs": []}))
+    with pytest.raises(InputError, match=r"epochs\[0\] has no 'epoch'"):
+        load_curves(tmp_path)

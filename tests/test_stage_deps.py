@@ -111,3 +111,20 @@ def test_a_module_reading_params_itself_is_flagged(tmp_path):
     })
     assert params_readers("flows.x", root) == ["tasks.a"]
     assert params_readers("flows.y", root) == []
+
+
+def test_the_grid_driver_runs_the_cells_dvc_yaml_runs():
+    """benchmarks.charp_grid (the GPU machine's path, without DVC) trains and generates exactly the cells of
+    the charp_train, charp_generate and charp_fewshot stages."""
+    from benchmarks.charp_grid import phase_jobs
+    from tasks.params import load_params
+
+    params = load_params("charp")
+    stages = {s.module: [] for s in dvc_stages()}
+    for s in dvc_stages():
+        stages[s.module].append(s.args)
+    trained = sorted((system, h) for _, system, h, _ in phase_jobs("train", params))
+    assert trained == sorted(stages["flows.charp_train"])
+    generated = sorted((c.system, c.train_h, c.eval_h) for _, c, _ in phase_jobs("generate", params))
+    assert generated == sorted(stages["flows.charp_generate"])
+    assert len(generated) == len(params["grid"]["eval_h"]) * (1 + len(params["grid"]["train_h"]))

@@ -58,6 +58,25 @@ def prediction_path(data: Path, cell: Cell) -> Path:
     return Path(data) / "charp" / "predictions" / cell.system / f"{cell.file_stem}.parquet"
 
 
+def checkpoint_path(data: Path, cell: Cell) -> str:
+    """The absolute folder of the model a trained cell generates with (data/charp/models/<system>/h-<train h>)."""
+    return str((Path(data) / "charp" / "models" / cell.system / f"h-{cell.train_h}").resolve())
+
+
+def prediction_rows(cell: Cell, turns: list[dict], predictions: list[str]) -> list[dict]:
+    """The rows of a cell's prediction file (schemas.CHARP_PREDICTION), one per evaluation turn."""
+    return [{"id": t["id"], "system": cell.system, "train_h": cell.train_h, "eval_h": cell.eval_h, "prediction": p}
+            for t, p in zip(turns, predictions)]
+
+
+def train_metrics_path(root: Path, system: str, h: str) -> Path:
+    return Path(root) / "metrics" / "charp" / f"train.{system}.h-{h}.json"
+
+
+def generate_metrics_path(root: Path, cell: Cell) -> Path:
+    return Path(root) / "metrics" / "charp" / f"generate.{cell}.json"
+
+
 def cells_with_turns(data: Path, params: dict) -> dict[Cell, tuple[list[dict], list[str]]]:
     """{cell: (turns, predictions)} of every prediction file, each prediction joined on its turn id to the
     evaluation turn of its history variant; a prediction for an unknown turn is an error naming the file."""

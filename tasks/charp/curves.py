@@ -6,15 +6,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tasks.errors import InputError
 from tasks.io import save_png
+
+EPOCH_KEYS = ("epoch", "train_loss", "valid_loss", "best")
 
 
 def load_curves(metrics_dir: Path) -> dict[str, dict]:
-    """{'<system> (train h=<h>)': training metrics} of every trained generator, in file-name order."""
+    """{'<system> (train h=<h>)': training metrics} of every trained generator, in file-name order. A record
+    whose epochs lack a key (one an older charp_train wrote) is an error naming the file and the key."""
     out = {}
     for path in sorted(Path(metrics_dir).glob("train.*.json")):
         system, h = path.name[len("train."):-len(".json")].rsplit(".h-", 1)
-        out[f"{system} (train h={h})"] = json.loads(path.read_text())
+        stats = json.loads(path.read_text())
+        for k, epoch in enumerate(stats.get("epochs") or [None]):
+            missing = [key for key in EPOCH_KEYS if not isinstance(epoch, dict) or key not in epoch]
+            if missing:
+                raise InputError(f"{path}: epochs[{k}] has no {missing[0]!r} (rerun dvc repro charp_train)")
+        out[f"{system} (train h={h})"] = stats
     return out
 
 

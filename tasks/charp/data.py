@@ -31,3 +31,9 @@ def eval_turns(data: Path, params: dict, h) -> list[dict]:
     """The evaluation turns of the charp params (eval_dataset, splits.eval, subsets.eval) with history h."""
     return load_turns(data, params["eval_dataset"], params["splits"]["eval"], h, params["subsets"]["eval"],
                       params["seed"])
+
+
+def fewshot_demos(data: Path, params: dict) -> list[dict]:
+    """The few-shot system's in-context examples: charp.fewshot.examples seeded turns of the training split."""
+    return load_turns(data, params["dataset"], params["splits"]["train"], "full", params["fewshot"]["examples"],
+                      params["seed"])

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tasks.charp.data import load_turns
 from tasks.charp.formatting import input_ids
 from tasks.errors import PipelineError
+from tasks.io import atomic_dir
 from tasks.models.device import best_device
 from tasks.models.local import causal_lm_path
 from tasks.models.training import TrainingConfig, fit, mean_loss, set_seed
@@ -77,3 +79,13 @@ def train_generator(train_rows: list[dict], valid_rows: list[dict], spec: dict, 
     tokenizer.save_pretrained(out_dir)
     return {"device": device, "train_turns": len(train_rows), "valid_turns": len(valid_rows),
             "untrained_valid_loss": untrained, "epochs": history}
+
+
+def train_cell(data: Path, system: str, h: str, params: dict) -> dict:
+    """Train charp.systems[system] on the training split with history h (validated on the validation split)
+    into data/charp/models/<system>/h-<h>, written atomically."""
+    s, t = params["subsets"], params["training"]
+    train = load_turns(data, params["dataset"], params["splits"]["train"], h, s["train"], params["seed"])
+    valid = load_turns(data, params["dataset"], params["splits"]["valid"], h, s["valid"], params["seed"])
+    with atomic_dir(Path(data) / "charp" / "models" / system / f"h-{h}") as tmp:
+        return train_generator(train, valid, params["systems"][system], t, tmp)
