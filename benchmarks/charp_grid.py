@@ -39,15 +39,12 @@ def train(system: str, h: str, params: dict) -> str:
 
 
 def generate(cell: Cell, params: dict) -> str:
-    from tasks.charp.generate import generate_beam, generate_fewshot
-    from tasks.models.client import make_client
+    from tasks.charp.generate import fewshot_cell, generate_beam
     from tasks.schemas import CHARP_PREDICTION
 
     rows, stats = eval_turns(DATA, params, cell.eval_h), {}
     if cell.system == "fewshot":
-        client = make_client(params["client"])
-        predictions, unusable = generate_fewshot(rows, fewshot_demos(DATA, params), client)
-        stats = {"unusable_answers": unusable, "client_failures": dict(sorted(client.failures.items()))}
+        predictions, stats = fewshot_cell(rows, fewshot_demos(DATA, params), params["client"])
     else:
         predictions = generate_beam(rows, checkpoint_path(DATA, cell), params["systems"][cell.system]["arch"],
                                     params["generation"])
@@ -64,21 +61,13 @@ def score(params: dict) -> str:
     import bert_score  # noqa: F401
     from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer  # noqa: F401
 
-    from tasks.charp.judge import load_examples
     from tasks.charp.report_files import write_reports
-    from tasks.charp.scoring import cell_metrics, judge_cells, metrics_json
-    from tasks.models.client import make_client
-
-    def judge_all(cells: dict) -> tuple[dict, dict, dict]:
-        j, client = params["judge"], make_client(params["client"])
-        judged, stats = judge_cells(cells, load_examples(ROOT / j["examples"]), client, j["max_per_cell"],
-                                    j["retries"])
-        return judged, stats, dict(sorted(client.failures.items()))
+    from tasks.charp.scoring import cell_metrics, judge_grid, metrics_json
 
     cells = cells_with_turns(DATA, params)
     with ThreadPoolExecutor(2) as pool:
         metrics = pool.submit(cell_metrics, cells, params["metrics"], params["seed"])
-        judge = pool.submit(judge_all, cells) if params["judge"]["enabled"] else None
+        judge = pool.submit(judge_grid, cells, params, ROOT) if params["judge"]["enabled"] else None
         results, per_turn = metrics.result()
         judge = judge.result() if judge else ({}, {}, {})
     with atomic_dir(DATA / "charp" / "reports") as tmp:

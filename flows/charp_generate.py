@@ -24,9 +24,9 @@ from tasks.charp.cells import (
     prediction_rows,
 )
 from tasks.charp.data import eval_turns, fewshot_demos
-from tasks.charp.generate import generate_beam, generate_fewshot
+from tasks.charp.generate import fewshot_cell, generate_beam
 from tasks.io import write_json, write_parquet
-from tasks.models.client import make_client, summed_failures
+from tasks.models.client import summed_failures
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import CharpGenerate, GpuLimit, as_dict, flow_params
@@ -43,9 +43,7 @@ def beam_task(rows: list[dict], checkpoint: str, arch: str, generation: dict) ->
 
 @task(name="generate-fewshot", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def fewshot_task(rows: list[dict], demos: list[dict], client_params: dict) -> tuple[list[str], dict]:
-    client = make_client(client_params)
-    predictions, unusable = generate_fewshot(rows, demos, client)
-    return predictions, {"unusable_answers": unusable, "client_failures": dict(client.failures)}
+    return fewshot_cell(rows, demos, client_params)
 
 
 def submit_shards(cell: Cell, rows: list[dict], params: dict) -> list:

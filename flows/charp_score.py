@@ -9,11 +9,9 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
 from tasks.charp.cells import cells_with_turns
-from tasks.charp.judge import load_examples
 from tasks.charp.report_files import write_reports
-from tasks.charp.scoring import cell_metrics, judge_cells, metrics_json
+from tasks.charp.scoring import cell_metrics, judge_grid, metrics_json
 from tasks.io import atomic_dir, write_json
-from tasks.models.client import make_client
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import Charp, GpuLimit, as_dict, flow_params
@@ -28,10 +26,7 @@ def metrics_task(cells: dict, params: dict) -> tuple[dict, dict]:
 
 @task(name="llm-judge", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def judge_task(cells: dict, params: dict) -> tuple[dict, dict, dict]:
-    j = params["judge"]
-    client = make_client(params["client"])
-    judged, stats = judge_cells(cells, load_examples(ROOT / j["examples"]), client, j["max_per_cell"], j["retries"])
-    return judged, stats, dict(sorted(client.failures.items()))
+    return judge_grid(cells, params, ROOT)
 
 
 @flow(name="charp-score")

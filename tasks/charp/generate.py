@@ -9,6 +9,7 @@ import re
 from tqdm import tqdm
 
 from tasks.charp.formatting import history_lines, input_ids
+from tasks.models.client import make_client
 from tasks.models.device import best_device
 from tasks.models.parsing import json_field
 
@@ -104,3 +105,11 @@ def generate_fewshot(rows: list[dict], demonstrations: list[dict], client) -> tu
     else:
         parsed = [parse_response(a) for a in client.complete(prompts)]
     return [p or "" for p in parsed], sum(p is None for p in parsed)
+
+
+def fewshot_cell(rows: list[dict], demonstrations: list[dict], client_params: dict) -> tuple[list[str], dict]:
+    """The few-shot system's predictions through the client ``client_params`` names, with its unusable answers
+    and the client's failures by reason (a cell's or a shard's figures)."""
+    client = make_client(client_params)
+    predictions, unusable = generate_fewshot(rows, demonstrations, client)
+    return predictions, {"unusable_answers": unusable, "client_failures": dict(sorted(client.failures.items()))}

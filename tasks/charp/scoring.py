@@ -3,13 +3,16 @@ evaluation history, CHARP Table 4, and their control with mismatched knowledge),
 and the summary written to results.json."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from tasks.charp.cells import Cell
 from tasks.charp.history import bleu_statistics, cell_intervals, history_deltas, judge_critic_kappa, judge_flags
-from tasks.charp.judge import judge_figures, judge_items
+from tasks.charp.judge import judge_figures, judge_items, load_examples
 from tasks.charp.metrics import bertscore_items, bleu, critic_flags
 from tasks.charp.report import category_counts
+from tasks.models.client import make_client
 from tasks.scoring.intervals import paired_test, resample_indices
 
 Cells = dict[Cell, tuple[list[dict], list[str]]]
@@ -85,6 +88,15 @@ def judge_cells(cells: Cells, examples: dict, client, max_per_cell: int | None, 
         judged[cell], stats[cell] = result[start:end], judge_figures(result[start:end], asked_again[start:end])
         start = end
     return judged, stats
+
+
+def judge_grid(cells: Cells, params: dict, root: Path) -> tuple[dict[Cell, list], dict[Cell, dict], dict[str, int]]:
+    """The judge of the charp params over every cell (its examples file relative to ``root``): judged
+    predictions and figures per cell, and the client's failures by reason."""
+    j = params["judge"]
+    client = make_client(params["client"])
+    judged, stats = judge_cells(cells, load_examples(root / j["examples"]), client, j["max_per_cell"], j["retries"])
+    return judged, stats, dict(sorted(client.failures.items()))
 
 
 def history_effect(results: dict[Cell, dict], per_turn: dict[Cell, dict], judged: dict[Cell, list], seed: int
