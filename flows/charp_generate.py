@@ -24,7 +24,7 @@ from tasks.charp.cells import (
     prediction_rows,
 )
 from tasks.charp.data import eval_turns, fewshot_demos
-from tasks.charp.generate import fewshot_cell, generate_beam
+from tasks.charp.generate import fewshot_cell, generate_beam, longest_input_first
 from tasks.io import write_json, write_parquet
 from tasks.models.client import summed_failures
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
@@ -44,6 +44,14 @@ def beam_task(rows: list[dict], checkpoint: str, arch: str, generation: dict) ->
 @task(name="generate-fewshot", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def fewshot_task(rows: list[dict], demos: list[dict], client_params: dict) -> tuple[list[str], dict]:
     return fewshot_cell(rows, demos, client_params)
+
+
+def run_order(cell: Cell, rows: list[dict], params: dict) -> list[int]:
+    """The order the turns are sharded in: a trained system's longest input first (the batches of one shard),
+    the few-shot system's as they come."""
+    if cell.system == "fewshot":
+        return list(range(len(rows)))
+    return longest_input_first(rows, checkpoint_path(DATA, cell), params["generation"]["max_length"])
 
 
 def submit_shards(cell: Cell, rows: list[dict], params: dict) -> list:
@@ -77,8 +85,11 @@ def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate
     ensure_gpu_limit(gpu.gpu_concurrency)
     cell = Cell(system, train_h, eval_h)
     rows = eval_turns(DATA, params, cell.eval_h)
-    predictions, stats = merged([future.result() for future in submit_shards(cell, rows, params)])
-    write_parquet(prediction_rows(cell, rows, predictions), CHARP_PREDICTION, prediction_path(DATA, cell))
+    order = run_order(cell, rows, params)
+    predictions, stats = merged([future.result() for future in submit_shards(cell, [rows[i] for i in order], params)])
+    by_row = dict(zip(order, predictions))
+    write_parquet(prediction_rows(cell, rows, [by_row[i] for i in range(len(rows))]), CHARP_PREDICTION,
+                  prediction_path(DATA, cell))
     write_json({"predictions": len(rows), **stats}, generate_metrics_path(ROOT, cell))
 
 

@@ -63,6 +63,7 @@ class LocalModel(Strict):
     model: str
     max_new_tokens: PositiveInt
     batch_size: PositiveInt
+    int8: bool = False
 
 
 class OpenAIModel(Strict):
@@ -332,6 +333,7 @@ class CharpGeneration(Strict):
     max_length: PositiveInt
     max_new_tokens: PositiveInt
     shard_rows: PositiveInt | None = None
+    int8: bool = False
 
     @model_validator(mode="after")
     def _whole_batches(self) -> CharpGeneration:

@@ -164,3 +164,44 @@ def test_local_client_runs_the_shared_prompt_start_once_with_the_same_answers():
                 logp = torch.log_softmax(model(input_ids=torch.tensor([ids + o])).logits.float(), -1)[0]
             whole.append(sum(float(logp[len(ids) - 1 + j, t]) for j, t in enumerate(o)))
         assert scores == pytest.approx(whole, abs=2e-3) and best == max(range(3), key=whole.__getitem__)
+
+
+def test_local_client_stops_each_row_when_its_answer_is_finished():
+    """With ``until``, every row of a batch stops at the first step its continuation passes the test, and
+    the answer is the start of the one it gives without a stop (greedy, the same batch)."""
+    from tasks.models.local import LocalChatClient
+
+    client = LocalChatClient("smollm2", max_new_tokens=40, batch_size=3)
+    prompts = ["Describe the sea in two sentences.", "Tell me about Paris.", "Explain how bread is made."]
+    whole = client.complete(prompts)
+    stopped = client.complete(prompts, until=lambda text: len(text.split()) > 3)
+    assert all(len(w.split()) > 5 for w in whole), whole
+    for w, s in zip(whole, stopped):
+        assert w.startswith(s) and len(s.split()) == 4, (w, s)
+
+
+@pytest.mark.parametrize("continuation,closed", [
+    ('It opens at 9."}', True), ("It opens at 9.", False), ('Say \\"hi\\" to', False), ("Sure.\nUser:", True),
+    ('Say \\"hi\\"."', True), ("", False)])
+def test_closed_json_string(continuation, closed):
+    from tasks.charp.generate import closed_json_string
+
+    assert closed_json_string(continuation) is closed
+
+
+def test_int8_client_quantises_on_cpu_and_ranks_clear_answers_as_float32_does():
+    """``int8`` replaces the chat model's Linear layers by dynamically quantised ones on CPU; where float32
+    ranks one answer far ahead, so does int8 (close calls may flip: SmolLM2's log-probabilities move by up to
+    ~2.6 nats)."""
+    from tasks.models.local import LocalChatClient, load_causal_lm
+
+    _, model = load_causal_lm("smollm2", int8=True)
+    kinds = {type(m).__module__ for m in model.modules() if type(m).__name__ == "Linear"}
+    assert kinds == {"torch.ao.nn.quantized.dynamic.modules.linear"}, kinds
+    prompts = ["What is the capital of France?", "What colour is the sky on a clear day?",
+               "How many legs does a cat have?"]
+    options, prefix = ["Paris", "Blue", "Four", "Tokyo"], "The answer is: "
+    fp32 = LocalChatClient("smollm2", batch_size=2).choose(prompts, options, prefix=prefix)
+    int8 = LocalChatClient("smollm2", batch_size=2, int8=True).choose(prompts, options, prefix=prefix)
+    assert [b for b, _ in fp32] == [b for b, _ in int8] == [0, 1, 2]
+    assert int8 != fp32  # the quantised model's log-probabilities differ

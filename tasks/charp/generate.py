@@ -9,6 +9,7 @@ import re
 from tqdm import tqdm
 
 from tasks.charp.formatting import history_lines, input_ids
+from tasks.detectors.batching import cpu_int8, length_sorted_batches
 from tasks.models.client import make_client
 from tasks.models.device import best_device
 from tasks.models.parsing import json_field
@@ -21,9 +22,10 @@ FEWSHOT_INSTRUCTION = (
 
 
 def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) -> list[str]:
-    """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens); inputs follow the
-    training's truncation rule (formatting.input_ids); the first line of a causal model's continuation is
-    its response."""
+    """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens, int8: dynamic int8 on
+    CPU); inputs follow the
+    training's truncation rule (formatting.input_ids) and run in batches of similar length; the first line of a
+    causal model's continuation is its response."""
     import torch
     from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
@@ -34,20 +36,31 @@ def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) ->
     causal = arch == "causal"
     tokenizer.padding_side = "left" if causal else "right"
     cls = AutoModelForCausalLM if causal else AutoModelForSeq2SeqLM
-    model = cls.from_pretrained(checkpoint, use_safetensors=True).to(device).eval()
-    out = []
-    bs = params["batch_size"]
-    for k in tqdm(range(0, len(rows), bs), desc="generate", mininterval=10):
-        ids = [input_ids(tokenizer, r, params["max_length"]) for r in rows[k:k + bs]]
-        enc = tokenizer.pad({"input_ids": ids}, return_tensors="pt").to(device)
+    model = cpu_int8(cls.from_pretrained(checkpoint, use_safetensors=True).to(device).eval(), device,
+                     params.get("int8", False))
+    inputs = [input_ids(tokenizer, r, params["max_length"]) for r in rows]
+    out: list[str] = [""] * len(rows)
+    for idx in tqdm(length_sorted_batches([len(ids) for ids in inputs], params["batch_size"]), desc="generate",
+                    mininterval=10):
+        enc = tokenizer.pad({"input_ids": [inputs[i] for i in idx]}, return_tensors="pt").to(device)
         with torch.inference_mode():
             gen = model.generate(**enc, num_beams=params["beam_size"], max_new_tokens=params["max_new_tokens"],
                                  do_sample=False, early_stopping=True, pad_token_id=tokenizer.pad_token_id)
         new = gen[:, enc["input_ids"].shape[1]:] if causal else gen
-        for seq in new:
+        for i, seq in zip(idx, new):
             text = tokenizer.decode(seq, skip_special_tokens=True).strip()
-            out.append(text.split("\n")[0].strip() if causal else text)
+            out[i] = text.split("\n")[0].strip() if causal else text
     return out
+
+
+def longest_input_first(rows: list[dict], checkpoint: str, max_length: int) -> list[int]:
+    """Row indices in the order generate_beam runs them (longest input first), so that shards of whole batches
+    cut from rows in this order run the batches one shard runs, and give its predictions."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(checkpoint)
+    lengths = [len(input_ids(tokenizer, r, max_length)) for r in rows]
+    return [i for batch in length_sorted_batches(lengths, 1) for i in batch]
 
 
 def _example(turn: dict, with_answer: bool) -> str:
@@ -95,13 +108,19 @@ def json_string_start(continuation: str | None) -> str | None:
     return value.strip() or None
 
 
+def closed_json_string(continuation: str) -> bool:
+    """Whether a continuation of FEWSHOT_PREFIX has closed its string (a closing quote or a line's end)."""
+    return JSON_STRING.match(continuation).end() < len(continuation)
+
+
 def generate_fewshot(rows: list[dict], demonstrations: list[dict], client) -> tuple[list[str], int]:
     """Predictions through the client, and how many answers were unusable (kept as ""). A client that can
     start the answer (local models) continues the opened JSON string, so that the answer is a response; an
     OpenAI-compatible endpoint answers freely and its JSON is parsed."""
     prompts = [fewshot_prompt(demonstrations, r) for r in rows]
     if getattr(client, "scores_answers", False):
-        parsed = [json_string_start(a) for a in client.complete(prompts, prefix=FEWSHOT_PREFIX)]
+        parsed = [json_string_start(a) for a in client.complete(prompts, prefix=FEWSHOT_PREFIX,
+                                                                        until=closed_json_string)]
     else:
         parsed = [parse_response(a) for a in client.complete(prompts)]
     return [p or "" for p in parsed], sum(p is None for p in parsed)

@@ -5,6 +5,7 @@ process under it) are sampled at the same lines: on a shared machine they show t
 hides behind waiting for a core."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -103,7 +104,9 @@ def timed_repro(args: list[str], cwd: Path, env: dict, echo: TextIO | None = sys
                 ) -> tuple[int, list[StageTime], float, float]:
     """Run `dvc repro ARGS` (output echoed to ``echo``); return its exit code, stage times, wall and CPU seconds."""
     start = time.monotonic()
-    proc = subprocess.Popen(["dvc", "repro", *args], cwd=cwd, env={**env, "PYTHONUNBUFFERED": "1"},
+    bin_dir = str(Path(sys.executable).parent)  # the venv's dvc and python, also when it is not activated
+    path = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    proc = subprocess.Popen(["dvc", "repro", *args], cwd=cwd, env={**env, "PATH": path, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
     watched = psutil.Process(proc.pid)
     lines: list[tuple[float, float, str]] = []
