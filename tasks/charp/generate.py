@@ -23,9 +23,8 @@ FEWSHOT_INSTRUCTION = (
 
 def generate_beam(rows: list[dict], checkpoint: str, arch: str, params: dict) -> list[str]:
     """Beam-search responses (params: beam_size, batch_size, max_length, max_new_tokens, int8: dynamic int8 on
-    CPU); inputs follow the
-    training's truncation rule (formatting.input_ids) and run in batches of similar length; the first line of a
-    causal model's continuation is its response."""
+    CPU); inputs follow the training's truncation rule (formatting.input_ids) and run in batches of similar
+    length; the first line of a causal model's continuation is its response."""
     import torch
     from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 

@@ -69,8 +69,8 @@ class LocalChatClient:
     ``prefix`` starts the assistant's answer (e.g. an opened JSON string), so the model only continues it;
     ``choose`` scores allowed answers by their log-probability instead of parsing free text. The tokens every
     prompt of a call starts with (few-shot demonstrations, judge examples) are run once and their key/value
-    cache is reused by every batch. Prompts run in batches of similar length (less padding), answers come back in
-prompt order."""
+    cache is reused by every batch. Prompts run in batches of similar length (less padding); answers come back
+    in prompt order."""
 
     scores_answers = True
 
