@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pyarrow.parquet as pq
 
-from tasks.detectors.batching import length_sorted_batches
 from tasks.detectors.pair_classifier import PairClassifier
+from tasks.models.batching import length_sorted_batches
 from tasks.params import ROOT
 
 

@@ -1,4 +1,4 @@
-"""Flow `charp_score`: metrics of every CHARP grid cell, the LLM judge, the blind human-evaluation sheet,
+"""Flow `charp_score`: metrics of every CHARP grid cell, the seven-category judge, the blind human-evaluation sheet,
 agreement with filled sheets when there are some, the generators' learning curves, the summary table and plots
 (DVC stage `charp_score`)."""
 from __future__ import annotations
@@ -24,7 +24,7 @@ def metrics_task(cells: dict, params: dict) -> tuple[dict, dict]:
     return cell_metrics(cells, params["metrics"], params["seed"])
 
 
-@task(name="llm-judge", cache_policy=NO_CACHE, tags=[GPU_TAG])
+@task(name="judge", cache_policy=NO_CACHE, tags=[GPU_TAG])
 def judge_task(cells: dict, params: dict) -> tuple[dict, dict, dict]:
     return judge_grid(cells, params, ROOT)
 

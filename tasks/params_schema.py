@@ -360,11 +360,23 @@ class CharpMetrics(Strict):
     critic: Critic
 
 
+class CharpRubric(Strict):
+    encoder: str
+    aligned_cosine: Share
+    aligned_recall: Share
+    copy_recall: Share
+    from_knowledge: Share
+    extra_words: PositiveInt
+    on_topic: Share
+
+
 class CharpJudge(Strict):
     enabled: bool
+    method: Literal["rubric", "llm"]
     examples: str
     max_per_cell: PositiveInt | None
     retries: Count
+    rubric: CharpRubric
 
 
 class CharpHuman(Strict):

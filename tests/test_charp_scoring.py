@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import csv
 import json
+from functools import partial
 
 import pytest
 
 from tasks.charp import human_eval
 from tasks.charp.cells import Cell, cells_with_turns, prediction_path
 from tasks.charp.curves import curves_text, load_curves, plot_curves
-from tasks.charp.judge import load_examples
+from tasks.charp.judge import judge_items, load_examples
 from tasks.charp.report import report_text
 from tasks.charp.scoring import judge_cells, metrics_json, summary
 from tasks.errors import InputError
@@ -22,7 +23,8 @@ from tasks.schemas import CHARP_PREDICTION, DIALOGUE_TURN
 from tests.chat_server import ChatHandler, chat_server
 
 PARAMS = {"eval_dataset": "dstc11", "dataset": "dstc11", "splits": {"train": "train", "eval": "test"},
-          "subsets": {"eval": None}, "seed": 13, "metrics": {"critic": {"name": "critic X"}}}
+          "subsets": {"eval": None}, "seed": 13, "metrics": {"critic": {"name": "critic X"}},
+          "judge": {"method": "llm"}, "client": {"backend": "openai", "openai": {"model": "gpt-4-turbo"}}}
 
 
 def _turn(k: int, h: str) -> dict:
@@ -73,7 +75,8 @@ def test_judge_labels_per_cell_meet_the_sheet_items(data, tmp_path):
     cells = cells_with_turns(data, PARAMS)
     with chat_server(Judge) as url:
         client = OpenAIChatClient(url, "judge", api_key_env=None, retries=0)
-        judged, stats = judge_cells(cells, load_examples(ROOT / "tasks/charp/judge_examples.jsonl"), client, 2, 0)
+        examples = load_examples(ROOT / "tasks/charp/judge_examples.jsonl")
+        judged, stats = judge_cells(cells, partial(judge_items, examples=examples, client=client, retries=0), 2)
     assert judged == {Cell("smollm2", "full", "full"): [[3, 5], [1]], Cell("fewshot", "none", "0"): [[3, 5], [1]]}
     assert stats[Cell("smollm2", "full", "full")] == {"asked": 2, "retried": 0, "unparsable": 0}
     items = human_eval.sheet_items(cells, 1)
@@ -121,6 +124,7 @@ def test_report_text_and_results_by_cell_name():
             < lines.index("| gold | none | – | – | 0.75 | 0.00 |"))
     assert "| category | smollm2 (train h=full, eval h=full) |" in lines and "| 1 | 100% |" in lines
     assert "| unparsable | 1 |" in lines
+    assert "LLM judge: the checklist prompt through openai model gpt-4-turbo." in lines
     assert "| smollm2 | full | Critic | 2 | 0.5 | 1.0 | 0.5 [0.0, 1.0] | 0.5 |" in lines
     assert "| smollm2 (train h=full) | 16 | 4 | 3.5 | 3.25 | 1 | 0.2500 |" in lines
     assert "over 1 judged predictions" in text and "): –; the judge flags 0, the critic 1." in text

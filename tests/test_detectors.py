@@ -9,7 +9,6 @@ from typing import ClassVar
 
 import pytest
 
-from tasks.detectors.batching import length_sorted_batches
 from tasks.detectors.consistency import ConsistencyDetector, unsupported
 from tasks.detectors.llm_prompt import LLMPromptDetector, detection_prompt, parse_answer
 from tasks.detectors.nli import NLIDetector, entailment_columns, nli_decide
@@ -17,6 +16,7 @@ from tasks.detectors.registry import check_detectors, holds_gpu
 from tasks.detectors.shards import plan, run_shard
 from tasks.detectors.vote import majority, vote
 from tasks.errors import PipelineError
+from tasks.models.batching import length_sorted_batches
 from tasks.models.http import OpenAIChatClient
 from tasks.scoring.eval_sets import EvalSet
 from tests.chat_server import ChatHandler, chat_server

@@ -316,7 +316,8 @@ def test_charp_grid_runs_offline_on_dstc11(built):
     assert full["bertscore_gold_ci"][0] <= full["bertscore_gold"] <= full["bertscore_gold_ci"][1]
     assert results["judge_vs_critic"]["n"] == len(cells) * params["judge"]["max_per_cell"]
     report = (built / "data/charp/reports/README.md").read_text()
-    assert "| system | train h | BLEU (h=full)" in report and "## LLM judge" in report
+    assert "| system | train h | BLEU (h=full)" in report
+    assert "## Judge (Appendix C.3 categories)\n\nRubric judge" in report
     assert "## History effect (eval h=0 - h=full, the same turns)" in report and "Judge vs critic" in report
     sheet = (built / "data/charp/reports/human_sheet.csv").read_text()
     assert "smollm2" not in sheet and "fewshot" not in sheet

