@@ -49,6 +49,7 @@ class Evidence:
     extra: tuple[str, ...]
     uses_on_topic: bool
     uses_off_topic: bool
+    sentence_copy: float  # the largest share of the prediction's content words found in one knowledge sentence
     has_off_topic: bool
 
 
@@ -56,7 +57,8 @@ def category(e: Evidence, t: Thresholds) -> int:
     """The one category the evidence puts a prediction in, checked in this order: empty (7), ignorance over
     copied knowledge (4, else 7), a copy of the whole knowledge unless it is all on-topic and says what the gold
     says (3), agreement with the gold (1, or 2 with extra information), then the knowledge parts it draws on
-    (5 off-topic only, 6 both mixed); anything else is 7."""
+    (5 off-topic only, 6 both mixed; on-topic only: 3 when it repeats one knowledge sentence, else 1, as it
+    then holds only knowledge the gold uses); anything else is 7."""
     founded = e.from_knowledge >= t.from_knowledge and len(e.extra) < t.extra_words
     aligned = e.cosine >= t.aligned_cosine or e.gold_recall >= t.aligned_recall
     if e.empty:
@@ -69,6 +71,8 @@ def category(e: Evidence, t: Thresholds) -> int:
         return 2 if len(e.extra) >= t.extra_words else 1
     if founded and e.uses_off_topic:
         return 6 if e.uses_on_topic else 5
+    if founded and e.uses_on_topic:
+        return 3 if e.sentence_copy >= t.copy_recall else 1
     return 7
 
 
@@ -113,6 +117,7 @@ class RubricJudge:
                 from_knowledge=_share(facts & (k | h), facts),
                 extra=tuple(sorted(facts - g - k - h)), uses_on_topic=bool(p & (on_words - off_words)),
                 uses_off_topic=bool(p & (off_words - on_words)),
+                sentence_copy=max((_share(p & s, p) for s in sentences), default=0.0),
                 has_off_topic=not all(on)))
         return out
 
