@@ -86,12 +86,8 @@ class RubricJudge:
         self.nlp, self.encoder = load_english(full=True), SentenceEncoder(encoder)
         self.thresholds = thresholds or Thresholds()
 
-    def _content(self, doc) -> set[str]:
-        return {t.lemma_.lower() for t in doc if t.pos_ in CONTENT_POS and not t.is_stop and (t.is_alpha or t.like_num)}
-
-    def _information(self, doc) -> set[str]:
-        return {t.lemma_.lower() for t in doc if t.pos_ in INFORMATION_POS and not t.is_stop
-                and (t.is_alpha or t.like_num)} - DIALOGUE_NOUNS
+    def _content(self, doc, pos: frozenset[str] = CONTENT_POS) -> set[str]:
+        return {t.lemma_.lower() for t in doc if t.pos_ in pos and not t.is_stop and (t.is_alpha or t.like_num)}
 
     def evidence(self, items: list[tuple[dict, str]]) -> list[Evidence]:
         texts = sorted({x for turn, pred in items for x in (turn["response"], pred, turn["knowledge"])})
@@ -102,7 +98,7 @@ class RubricJudge:
         out = []
         for turn, pred in items:
             p, g, k = (self._content(docs[x]) for x in (pred, turn["response"], turn["knowledge"]))
-            facts = self._information(docs[pred])
+            facts = self._content(docs[pred], INFORMATION_POS) - DIALOGUE_NOUNS
             h = set().union(*(history_words[x["text"]] for x in turn["history"]))
             sentences = [self._content(s) for s in docs[turn["knowledge"]].sents]
             on = [bool(s) and len(s & g) / len(s) >= self.thresholds.on_topic for s in sentences]
