@@ -49,7 +49,7 @@ def detect(params: Detect, root: Path = ROOT) -> None:
     check_detectors(detectors)
     ensure_gpu_limit(params["gpu_concurrency"])
     sets = load_task(params, root / "data")
-    shards = plan(detectors, sets, params["seed"], params.get("shard_rows"))
+    shards = plan(detectors, sets, params["seed"], params.get("shard_rows"), params["llm"])
     futures = [submit_shard(shard, params["llm"]) for shard in shards]
     outputs, detector_stats = merge(shards, [future.result() for future in futures])
     for name, spec in detectors.items():

@@ -139,6 +139,41 @@ def test_llm_prompt_detector_over_http_counts_unparsable_answers(monkeypatch):
     assert set(Answers.auth) == {"Bearer sk-test"}
 
 
+def test_local_llm_prompt_detector_answers_every_pair_from_log_probabilities_in_both_orders():
+    """A local client scores the allowed answers: no pair is left without an answer, each pair is asked in both
+    orders so that swapping hyp1 and hyp2 swaps the scores, and a single hypothesis gets a p(hallucinated)."""
+    from tasks.models.local import LocalChatClient
+
+    detector = LLMPromptDetector("llm-meaning", LocalChatClient("smollm2", batch_size=4), "meaning")
+    sources = ["The bridge opened in 1932.", "She sold the house to her brother.", "Der Zug fährt um acht Uhr ab."]
+    good = ["The bridge opened in 1932.", "She sold the house to her brother.", "The train leaves at eight."]
+    bad = ["The bridge opened in 1952 after a long strike.", "She bought the house from her sister.",
+           "The train leaves at nine from Paris."]
+    d = detector.decide(sources, good, bad, scenario="translation")
+    swapped = detector.decide(sources, bad, good, scenario="translation")
+    assert detector.can_score and detector.unparsable == 0
+    assert set(d) <= {"hyp1", "hyp2"} and len(d) == 3
+    assert list(swapped) == [{"hyp1": "hyp2", "hyp2": "hyp1"}[label] for label in d]
+    assert d.scores1 == pytest.approx(swapped.scores2, abs=1e-4)
+    assert [a + b for a, b in zip(d.scores1, d.scores2)] == pytest.approx([1.0] * 3, abs=1e-5)
+    assert d.answers[0].startswith("hypothesis") and "; swapped: hypothesis" in d.answers[0]
+    single = detector.scores(sources, bad)
+    assert len(single) == 3 and all(0 < p < 1 for p in single) and len(set(single)) == 3
+
+
+def test_llm_prompt_detectors_run_on_binary_sets_only_through_a_scoring_client():
+    binary = EvalSet("binary", "binary", "shroom", rows=[{"id": "b", "langpair": "en", "source": "s", "hyp": "h",
+                                                          "type": "natural", "label": 1}])
+    spec = {"llm": {"kind": "llm_prompt", "prompt": "support"}}
+    local = {"backend": "local", "local": {"model": "smollm2"}}
+    remote = {"backend": "openai", "openai": {"base_url": "http://127.0.0.1:9", "model": "m"}}
+    assert [s.idle for s in plan(spec, {"binary": binary}, 13, None, local)] == [None]
+    assert [s.idle for s in plan(spec, {"binary": binary}, 13, None, remote)] == [
+        {"skipped": "gives no per-hypothesis score"}]
+    rows, figures, counts = run_shard(plan(spec, {"binary": binary}, 13, None, local)[0], local)
+    assert figures["examples"] == 1 and 0 < rows[0]["score_1"] < 1 and counts == {}
+
+
 def test_similarity_detector_with_the_packaged_minilm():
     from tasks.detectors.similarity import SimilarityDetector
 

@@ -63,4 +63,4 @@ def test_full_lifts_every_subset_and_cap_with_offline_models_and_sources(tmp_pat
     assert full["charp"]["judge"]["max_per_cell"] is None
     assert full["charp"]["grid"]["eval_h"] == original["dialogue"]["truncation"]
     assert full["train_detector"]["base_model"] == "minilm" and full["charp"]["grid"]["systems"] == ["smollm2"]
-    assert full["detect"]["llm"] == original["detect"]["llm"]
+    assert full["detect"]["llm"]["local"]["model"] == "qwen2.5-1.5b" != original["detect"]["llm"]["local"]["model"]

@@ -8,7 +8,7 @@ from tasks.errors import PipelineError
 
 MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # gpu-tagged: holds_gpu
 KINDS = MODEL_KINDS | {"consistency", "vote"}
-PAIR_ONLY_KINDS = {"llm_prompt"}  # no per-hypothesis score (can_score False): nothing to run on a binary set
+PAIR_ONLY_KINDS = {"llm_prompt"}  # a per-hypothesis score only through a client that scores answers
 
 
 def active_detectors(detectors: dict) -> dict:
@@ -28,6 +28,14 @@ def check_detectors(detectors: dict) -> None:
                 raise PipelineError(f"detector {name!r}: a vote needs two or more detectors listed before it; "
                                     f"unknown or later: {missing}")
         seen.append(name)
+
+
+def pair_only(spec: dict, llm_params: dict | None) -> bool:
+    """Whether a detector only compares two hypotheses (nothing to run on a binary set): an LLM prompt detector
+    whose client returns text without log-probabilities."""
+    from tasks.models.client import scores_answers
+
+    return spec["kind"] in PAIR_ONLY_KINDS and not (llm_params and scores_answers(llm_params))
 
 
 def holds_gpu(spec: dict) -> bool:

@@ -6,7 +6,6 @@ import random
 import time
 from collections import defaultdict
 
-from tasks.detectors.registry import PAIR_ONLY_KINDS
 from tasks.detectors.vote import vote
 from tasks.scoring.eval_sets import EvalSet
 
@@ -39,13 +38,13 @@ def _row(eval_set: EvalSet, detector: str, r: dict, prediction=None, s1=None, s2
             "answer": answer, "p_hallucination": r.get("p_hallucination")}
 
 
-def idle_figures(kind: str, eval_set: EvalSet, rows: list[dict]) -> dict | None:
-    """The run figures of a detector of ``kind`` that has nothing to run on ``rows`` of a set (no rows, or a
-    binary set for a detector that only compares two hypotheses), known before its model loads; None when it
+def idle_figures(pair_only: bool, eval_set: EvalSet, rows: list[dict]) -> dict | None:
+    """The run figures of a detector that has nothing to run on ``rows`` of a set (no rows, or a binary set for
+    a ``pair_only`` detector, which only compares two hypotheses), known before its model loads; None when it
     has work."""
     if not rows:
         return {"examples": 0}
-    if eval_set.kind != "pair" and kind in PAIR_ONLY_KINDS:
+    if eval_set.kind != "pair" and pair_only:
         return {"skipped": NO_SCORE}
     return None
 
@@ -65,7 +64,7 @@ def run_detector(detector, eval_set: EvalSet, rows: list[dict]) -> tuple[list[di
         out = [_row(eval_set, detector.name, r, None, s) for r, s in zip(rows, scores)]
         hyps = len(rows)
     else:
-        raise ValueError(f"detector {detector.name} {NO_SCORE}: its kind belongs in registry.PAIR_ONLY_KINDS")
+        raise ValueError(f"detector {detector.name} {NO_SCORE}: registry.pair_only must say so")
     seconds = time.perf_counter() - start
     no_answer = sum(o["prediction"] is None for o in out) if eval_set.kind == "pair" else 0
     return out, {"examples": len(out), "no_answer": no_answer, "seconds": round(seconds, 2),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 
-from tasks.detectors.registry import build_detector
+from tasks.detectors.registry import build_detector, pair_only
 from tasks.detectors.run import applicable_rows, idle_figures, run_detector
 from tasks.models.client import summed_failures
 from tasks.scoring.eval_sets import EvalSet
@@ -21,6 +21,7 @@ class Shard:
     spec: dict
     eval_set: EvalSet  # name, kind and scenario; rows: this shard's only
     index: int
+    pair_only: bool = False  # registry.pair_only: nothing to run on a binary set
 
     @property
     def key(self) -> str:
@@ -30,12 +31,13 @@ class Shard:
     def idle(self) -> dict | None:
         """This shard's run figures when it has nothing to run (its model is not loaded, and it holds no gpu
         slot); None when it has work."""
-        return idle_figures(self.spec["kind"], self.eval_set, self.eval_set.rows)
+        return idle_figures(self.pair_only, self.eval_set, self.eval_set.rows)
 
 
-def plan(detectors: dict, sets: dict[str, EvalSet], seed: int, shard_rows: int | None) -> list[Shard]:
+def plan(detectors: dict, sets: dict[str, EvalSet], seed: int, shard_rows: int | None,
+         llm_params: dict | None = None) -> list[Shard]:
     """Shards of every non-vote detector on every set, in params order; an empty selection is one empty shard
-    (so every detector reports every set)."""
+    (so every detector reports every set). ``llm_params``: the LLM prompt detectors' client."""
     if shard_rows is not None and (not isinstance(shard_rows, int) or isinstance(shard_rows, bool) or shard_rows < 1):
         raise ValueError(f"detect.shard_rows: a positive integer or null, not {shard_rows!r}")
     shards = []
@@ -47,7 +49,7 @@ def plan(detectors: dict, sets: dict[str, EvalSet], seed: int, shard_rows: int |
             step = shard_rows or max(len(rows), 1)
             for index, start in enumerate(range(0, max(len(rows), 1), step)):
                 shard_set = replace(eval_set, rows=rows[start:start + step], tally=None)
-                shards.append(Shard(name, spec, shard_set, index))
+                shards.append(Shard(name, spec, shard_set, index, pair_only(spec, llm_params)))
     return shards
 
 
