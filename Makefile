@@ -46,7 +46,7 @@ $(STAMP): pyproject.toml constraints.txt tasks/models/models.yaml
 	$(PIP) --no-compile uv==$(UV_VERSION)
 	$(if $(PIP_FIND_LINKS),$(UV) --no-index --no-deps --find-links $(PIP_FIND_LINKS),$(PIP)) torch==2.13.0
 	$(UV) -c constraints.txt -e '.[dev]'
-	$(PY) -m tasks.models.registry assemble smollm2 minilm e5 qwen2.5-0.5b
+	$(PY) -m tasks.models.registry assemble smollm2 minilm e5 qwen2.5-0.5b embeddinggemma
 	$(PY) -c 'from tasks.models.local import gguf_checkpoint; gguf_checkpoint("qwen2.5-0.5b")'
 	touch $(STAMP)
 

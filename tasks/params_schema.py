@@ -189,6 +189,7 @@ class HallucigenLlm(Section):
 
 class LearnedHead(Strict):
     encoder: str
+    int8: bool = False  # a transformers encoder quantised dynamically on CPU (training and detection alike)
     c: Annotated[float, Field(gt=0)]
 
 

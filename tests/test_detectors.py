@@ -139,6 +139,21 @@ def test_llm_prompt_detector_over_http_counts_unparsable_answers(monkeypatch):
     assert set(Answers.auth) == {"Bearer sk-test"}
 
 
+def test_similarity_detector_with_embeddinggemma_across_languages_in_int8():
+    """The registry's EmbeddingGemma: a French translation is closer to its English source than a French
+    sentence that changes the date and adds a place, and int8 on CPU ranks as float32 does."""
+    from tasks.detectors.similarity import SimilarityDetector
+
+    source = "The museum opened in 1998 and has three floors of modern art."
+    hyps = ["Le musée a ouvert en 1998 et compte trois étages d'art moderne.",
+            "Le musée a ouvert en 1968 à Lyon et compte trois étages d'art moderne.",
+            "Les bananes sont riches en potassium."]
+    fp32 = SimilarityDetector("g", "embeddinggemma", batch_size=2).scores([source] * 3, hyps)
+    int8 = SimilarityDetector("g8", "embeddinggemma", batch_size=2, int8=True).scores([source] * 3, hyps)
+    assert fp32[0] < fp32[1] < fp32[2] and int8[0] < int8[1] < int8[2]
+    assert int8 == pytest.approx(fp32, abs=0.05) and int8 != fp32
+
+
 def test_local_llm_prompt_detector_answers_every_pair_from_log_probabilities_in_both_orders():
     """A local client scores the allowed answers: no pair is left without an answer, each pair is asked in both
     orders so that swapping hyp1 and hyp2 swaps the scores, and a single hypothesis gets a p(hallucinated)."""

