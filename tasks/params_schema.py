@@ -151,9 +151,12 @@ class HallucigenTranslation(Section):
     types: list[HallucinationType] = Field(min_length=1)
     pawsx_splits: list[PawsxSplit] = Field(min_length=1)
     pool_per_direction: PositiveInt
+    entity_encoder: str
+    min_pair_similarity: dict[Literal["fr", "de"], Share]
     use_aces: bool
     sizes: Sizes
     balance_tolerance: Count
+    max_type_share: Annotated[float, Field(ge=1)] | None
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
 
@@ -171,10 +174,13 @@ class HallucigenParaphrase(Section):
     max_dropped_content: Share
     max_added_content_sv: Share
     encoder: str
-    min_encoder_similarity: Share
+    encoder_sv: str
+    entity_encoder: str
+    min_encoder_similarity: dict[Literal["en", "sv"], Share]
     sweparaphrase_files: list[str] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]
     balance_tolerance: Count
+    max_type_share: Annotated[float, Field(ge=1)] | None
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
 

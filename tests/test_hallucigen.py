@@ -1,5 +1,6 @@
 """HalluciGen builds: selection, quality gates, consistency checks, ACES mapping, published files, pools."""
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from tasks.hallucigen.paraphrase import normalise, shroom_items, swedish_pairs
 from tasks.hallucigen.published import ingest_published
 from tasks.hallucigen.select import (
     Candidate,
+    balance_gender_directions,
     check_gates,
     detection_row,
     select_balanced,
@@ -37,6 +39,27 @@ def test_select_balanced_is_uniform_seeded_and_uses_each_source_once():
     assert abs(test_types.count("number") - test_types.count("tense")) <= 1
 
 
+def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():
+    cands = {t: [Candidate(key=f"{t}{k}", type=t, row={}) for k in range(n)] for t, n in
+             (("natural", 40), ("date", 2), ("tense", 3))}
+    chosen, _ = select_balanced(cands, {"test": 30}, random.Random(1), max_share=1.5)
+    assert sorted(Counter(c.type for c in chosen["test"]).items()) == [("date", 2), ("natural", 15), ("tense", 3)]
+    filled, _ = select_balanced(cands, {"test": 30}, random.Random(1))
+    assert Counter(c.type for c in filled["test"])["natural"] == 25
+
+
+def test_gender_edits_go_as_often_towards_women_as_towards_men():
+    details = ["He->She", "he->she,his->her", "His->Her", "men->women", "She->He", "her->his"]
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d}) for k, d in enumerate(details)],
+             "date": [Candidate(key="d", type="date", row={})]}
+    assert balance_gender_directions(cands, "en", random.Random(1)) == 2
+    to_female = [c.row["edit_detail"].split("->")[-1].lower() in ("she", "she,his", "her", "women")
+                 for c in cands["gender"]]
+    assert sorted(to_female) == [False, False, True, True] and len(cands["date"]) == 1
+    de = {"gender": [Candidate(key="a", type="gender", row={"edit_detail": "Vater->Mutter"})]}
+    assert balance_gender_directions(de, "de", random.Random(1)) == 1 and de["gender"] == []
+
+
 @pytest.mark.parametrize("rows,message", [
     ([_row(1), _row(1)], "duplicate ids"),
     ([_row(1, good="same", bad="same")], "hyp\\+ equals hyp-"),
@@ -61,8 +84,8 @@ def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():
     assert det[det["label"]] == "hallucinated" and {det["hyp1"], det["hyp2"]} == {"faithful", "hallucinated"}
 
 
-FAITHFUL = {"min_similarity": 0.3, "max_added_content": 0.4, "max_dropped_content": 0.5, "encoder": "minilm",
-            "min_encoder_similarity": 0.8}
+FAITHFUL = {"min_similarity": 0.3, "max_added_content": 0.4, "max_dropped_content": 0.5, "encoder": "e5",
+            "encoder_sv": "e5", "entity_encoder": "e5", "min_encoder_similarity": {"en": 0.975, "sv": 0.97}}
 
 
 def test_faithful_hyp_good_checks_both_directions():
@@ -123,7 +146,8 @@ def test_pools_count_bad_input(mirror):
 
 
 def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
-    """A SHROOM paraphrase that adds a number is hyp- (natural); one that passes the checks is hyp+."""
+    """A SHROOM paraphrase that adds a number is hyp- (natural); of those that pass the checks the one closest to
+    the source is hyp+; a shorter one that drops content falls below the encoder floor."""
     import json
 
     from tasks.hallucigen.paraphrase import english_candidates
@@ -134,6 +158,8 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     items = [{"task": "PG", "src": src,
               "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
              {"task": "PG", "src": src, "hyp": "After a long debate, the committee agreed on next year's budget."},
+             {"task": "PG", "src": src, "hyp": "On Tuesday in Brussels, after lengthy debate, the committee agreed to "
+                                               "the budget for next year."},
              {"task": "PG", "src": src, "hyp": "After a long debate, the committee met in Brussels on Tuesday and "
                                                "agreed on the budget for the coming year."},
              {"task": "PG", "src": float("nan"), "hyp": "x"}, {"task": "MT", "src": "a", "hyp": "b"}]
@@ -145,7 +171,7 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     natural = candidates["natural"][0].row
     assert natural["hyp_bad"] == "The committee met in Brussels and agreed on 12 budgets after a debate."
     assert natural["hyp_good"] == ("After a long debate, the committee met in Brussels on Tuesday and agreed on the "
-                                   "budget for the coming year.")  # the shorter paraphrase drops content
+                                   "budget for the coming year.")  # faithful and closest (e5 0.996 against 0.989)
     assert stats["hyp_good_removed_by_check"] == {"encoder_similarity": 1, "numbers": 1}
     assert natural["edit_detail"] == "shroom:numbers" and natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
@@ -165,3 +191,14 @@ def test_shroom_labels_that_are_not_strings_are_counted_rejects(tmp_path):
     assert [h["hyp"] for h in by_source["Source one."]] == ["Hyp a."]
     assert [h["hyp"] for h in by_source["Source two."]] == ["Hyp d."]
     assert tallies["s.json"] == {"read": 4, "kept": 2, "rejected": 2, "rejected_by_reason": {"bad_label": 2}}
+
+
+def test_pawsx_translations_that_drift_from_their_english_fall_below_the_floor():
+    from tasks.hallucigen.translation import with_similarity
+
+    items = [{"key": "a", "en": "The river flows north into the Black Sea near the old harbour .",
+              "fr": "La rivière coule vers le nord dans la mer Noire près du vieux port ."},
+             {"key": "b", "en": "The river flows north into the Black Sea near the old harbour .",
+              "fr": "Le club a remporté le championnat en 1998 après une longue saison ."}]
+    faithful, drift = (it["similarity"]["fr"] for it in with_similarity(items, "e5"))
+    assert faithful >= 0.9 > drift

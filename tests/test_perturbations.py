@@ -211,7 +211,7 @@ def test_pools_hold_plausible_names_only():
     ("number", "It was first formally described in 1860 .", "en", Skip("no_candidate")),  # 'first' the adverb
     ("tense", "He was born in 1524 in Florence and died there .", "en", Skip("tense_with_past_date")),
     ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
-    ("tense", "She appears as Sheila in the series .", "en", "She will appear as Sheila in the series ."),
+    ("tense", "She appears as Sheila in the series .", "en", "She appeared as Sheila in the series ."),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
     ("tense", "Der Übergang ist kontinuierlich und ist von zweiter Ordnung.", "de", Skip("tense_clash")),
     ("tense", "Der Gewinn kann vom Besitzer übertragen werden.", "de", Skip("tense_clash")),  # 'werden' not finite
@@ -242,8 +242,7 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
 
 
 @pytest.mark.parametrize("type_,text,lang,expected", [
-    ("pronoun", "His son married Mary O. Kennedy and died in 1883 .", "en",
-     "My son married Mary O. Kennedy and died in 1883 ."),
+    ("pronoun", "His son married Mary O. Kennedy and died in 1883 .", "en", Skip("third_person_text")),
     ("pronoun", "He was survived by his wife Carol and four grandchildren .", "en", Skip("person_still_mentioned")),
     ("pronoun", "Rules that apply to national parliamentarians should govern their salary .", "en",
      Skip("third_person_text")),
@@ -251,12 +250,12 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
      "It is distressing for him and the other members of the commission ."),
     ("pronoun", "Amendments Nos 22 to 25 went too far , so we voted against them .", "en", Skip("reflexive_needed")),
     ("pronoun", "Il resta à Krzemieniec après sa retraite et y décéda.", "fr", Skip("person_still_mentioned")),
-    ("pronoun", "Son travail a aussi été lié à l'école écossaise.", "fr",
-     "Mon travail a aussi été lié à l'école écossaise."),
+    ("pronoun", "Son travail a aussi été lié à l'école écossaise.", "fr", Skip("third_person_text")),
+    ("pronoun", "Je pense que son travail a aussi été lié à l'école écossaise.", "fr",
+     "Je pense que mon travail a aussi été lié à l'école écossaise."),
     ("pronoun", "Bei seinem Tod im Jahr 1946 waren alle seine Papiere noch in der Rohfassung.", "de",
      Skip("person_still_mentioned")),
-    ("pronoun", "Sein Sohn heiratete Mary Kennedy und starb 1883.", "de",
-     "Mein Sohn heiratete Mary Kennedy und starb 1883."),
+    ("pronoun", "Sein Sohn heiratete Mary Kennedy und starb 1883.", "de", Skip("third_person_text")),
     ("pronoun", "Jag håller med de tidigare kommentarerna.", "sv", "Han håller med de tidigare kommentarerna."),
     ("pronoun", "Han är en stor man som bor i Stockholm med sin bror.", "sv", Skip("person_still_mentioned")),
     ("negation", "Han har bott i Stockholm sedan 1997.", "sv", "Han har inte bott i Stockholm sedan 1997."),
@@ -341,3 +340,45 @@ def test_acronyms_replace_acronyms_only():
     assert perturb("named-entity", text, ctx).bad == "Vad ville de tala om med Baxter?"
     ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN"]})
     assert perturb("named-entity", text, ctx) == Skip("no_same_kind")
+
+
+def test_antonyms_leave_names_and_conversions_leave_sentences_with_two_units():
+    """'High Peak' and 'New Haven' are names, not adjectives; '5 miles (8 km)' with one unit changed reads as a
+    mix-up, not a fact."""
+    assert run("antonym", "Brough is a parish in the High Peak district of Derbyshire .", "en") == \
+        Skip("no_candidate")
+    assert run("antonym", "New Haven is a small city .", "en").detail == "small->large"
+    assert run("antonym", "He was 14 years old then .", "en") == Skip("no_candidate")
+    assert run("antonym", "Er ist besser bekannt als Maler .", "de") == Skip("no_candidate")
+    assert run("conversion", "The dam is 40 metres high and 5 miles ( 8 km ) long .", "en") == Skip("several_units")
+    assert run("conversion", "The dam is 40 metres high .", "en").bad == "The dam is 40 feet high ."
+
+
+def test_gender_edits_leave_a_named_person_and_dates_leave_impossible_days():
+    de = "Robert Goldsmith , der Großvater von Anna , war der erste Bürgermeister ."
+    assert run("gender", de, "de", ents=[(0, 16, "PERSON"), (36, 40, "PERSON")]) == Skip("person_named")
+    assert run("gender", "Er spielte mit seinem Vater in Berlin .", "de").bad == \
+        "Er spielte mit seiner Mutter in Berlin ."
+    en = "In 1990 his father Tom Hale moved to Leeds ."
+    assert run("gender", en, "en", ents=[(19, 27, "PERSON")]) == Skip("person_named")
+    assert run("date", "Die Spiele fanden vom 45. Januar statt .", "de").detail.startswith("Januar->")
+
+
+def test_named_entity_swap_takes_a_nearest_name_of_its_kind():
+    """Under e5, Romania's nearest pooled countries are Bulgaria and Hungary, never Zurich or Virginia."""
+    from tasks.hallucigen.entities import name_vectors
+
+    text = "The river rises in Romania and flows into the Black Sea ."
+    pool = {"GPE@in": ["Arkansas", "Bulgaria", "Hungary", "Virginia", "Zurich"]}
+    vectors = name_vectors(["Romania"] + pool["GPE@in"], "e5")
+    swaps = {perturb("named-entity", text, Context("en", random.Random(f"1:{k}"), None, [(19, 26, "GPE")], pool,
+                                                   name_vectors=vectors)).target for k in range(8)}
+    assert swaps == {"Bulgaria", "Hungary"}
+
+
+@pytest.mark.parametrize("text,lang", [("He died in 284 BC in Rome .", "en"),
+                                       ("Il est mort en 284 av. J.-C. à Rome.", "fr"),
+                                       ("Er starb 284 v. Chr. in Rom.", "de"),
+                                       ("The value formula _ 18 , formula _ 18 was set .", "en")])
+def test_numbers_leave_years_of_an_era_and_placeholders(text, lang):
+    assert run("number", text, lang) == Skip("no_candidate")

@@ -33,7 +33,7 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
         for type_ in sorted(candidates):
             for cand in candidates[type_]:
                 r = cand.row
-                common = {"langpair": direction, "origin": cand.key, "source": r["source"]}
+                common = {"langpair": direction, "origin": r["origin"], "source": r["source"]}
                 for hyp, label, kind in ((r["hyp_good"], 0, "faithful"), (r["hyp_bad"], 1, type_)):
                     if (r["source"], hyp) not in seen:
                         seen.add((r["source"], hyp))

@@ -44,6 +44,7 @@ class Context:
     modifiers: dict = field(default_factory=dict)  # modifiers.attested() of a corpus of the language
     tag: Callable[[str], Doc] | None = None  # re-tags an edited sentence (en, fr)
     source: str = ""  # the source when it is in the same language (paraphrase)
+    name_vectors: dict = field(default_factory=dict)  # name -> unit vector (entities.name_vectors)
 
 
 def _is_list_number(text: str, m: re.Match) -> bool:
@@ -87,13 +88,22 @@ def _is_decade_or_score(text: str, m: re.Match) -> bool:
     return bool(score) or (before is not None and before.group(1).lower() in DECADE_WORDS)
 
 
+ERA = re.compile(r"\s*(?:(?:BC|BCE|AD|CE)\b|B\.C\.|A\.D\.|av\. ?J\.|apr\. ?J\.|v\. ?Chr\.|n\. ?Chr\."
+                 r"|f\. ?Kr\.|e\. ?Kr\.)")
+
+
+def _is_era_year_or_placeholder(text: str, m: re.Match) -> bool:
+    """'284 BC' (a year: a date edit), 'formula _ 18' (a placeholder index of the source's markup)."""
+    return ERA.match(text, m.end()) is not None or re.search(r"_\s*$", text[:m.start()]) is not None
+
+
 def number(text: str, ctx: Context) -> Edit | Skip:
     """Change a number (not a year, a day of the month, a decade, a score, list numbering, a count of the
     things named after it, or 1, whose noun is singular), keeping its digit count and separators and never
     making it 1; else a number word (with a Doc, one read as a number or adjective, not 'first' the adverb)."""
     matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
                and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)
-               and not _counts_a_list(text, m) and m.group(0) != "1"]
+               and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)]
     if not matches:
         def keep(m: re.Match) -> bool:
             token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
@@ -120,7 +130,8 @@ def date(text: str, ctx: Context) -> Edit | Skip:
     months = lexicons.words("months", ctx.lang)
     month_pat = lexicons.pattern("months", ctx.lang)
     candidates = [("year", m) for m in YEAR.finditer(text)]
-    candidates += [("day", m) for m in NUMBER.finditer(text) if len(m.group(0)) <= 2 and _is_day(text, m, ctx.lang)]
+    candidates += [("day", m) for m in NUMBER.finditer(text)
+                   if len(m.group(0)) <= 2 and 1 <= int(m.group(0)) <= 31 and _is_day(text, m, ctx.lang)]
     candidates += [("month", m) for m in (month_pat.finditer(text) if month_pat else [])
                    if ctx.lang != "en" or m.group(0)[0].isupper()]  # English 'may' the verb is lower case
     if not candidates:
@@ -162,11 +173,26 @@ def entity_kind(text: str, start: int, label: str) -> str:
     return f"{label}@{prev.group(1).lower() if prev else ''}"
 
 
+NEAREST_NAMES = 2
+# e5 cosine a replacement name needs: on the blind review 2 of 12 swaps below it were valid ('Jordan form' ->
+# 'Bahamas form', 'Alfaro' -> 'Louvre'), 9 of 18 above it.
+MIN_NAME_COSINE = 0.85
+
+
+def nearest(name: str, pool: list[str], vectors: dict) -> list[str]:
+    """The NEAREST_NAMES names of ``pool`` most similar to ``name`` under ``vectors`` (ties: pool order), none
+    below MIN_NAME_COSINE; the whole pool when a vector is missing."""
+    if name not in vectors or any(p not in vectors for p in pool):
+        return pool
+    close = [p for p in pool if float(vectors[name] @ vectors[p]) >= MIN_NAME_COSINE]
+    return sorted(close, key=lambda p: -float(vectors[name] @ vectors[p]))[:NEAREST_NAMES]
+
+
 def named_entity(text: str, ctx: Context) -> Edit | Skip:
-    """Swap a named entity for another of the same label and kind from the corpus pool, with as many
-    words as the original; a genitive -s is kept. A person of two or more words keeps the first name (and
-    with it the gender the sentence may show) and gets another surname; a person named right after a
-    gendered noun is left."""
+    """Swap a named entity for one of the nearest (``ctx.name_vectors``) of the same label and kind from the
+    corpus pool, with as many words as the original; a genitive -s is kept. A person of two or more words
+    keeps the first name (and with it the gender the sentence may show) and gets another surname; a person
+    named right after a gendered noun is left."""
     gendered = {w.lower() for row in lexicons.rows("gender", ctx.lang) for w in row}
     options, reasons = [], []
     for start, end, label in ctx.entities:
@@ -187,18 +213,27 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
         if not pool:
             reasons.append("no_same_kind")
             continue
+        pool = nearest(base, sorted(pool), ctx.name_vectors)
+        if not pool:
+            reasons.append("no_similar_name")
+            continue
         options.append((start, end, label, is_gen, pool))
     if not options:
         return Skip("no_entity" if not ctx.entities else reasons[0])
     start, end, label, is_gen, pool = ctx.rng.choice(options)
-    new = ctx.rng.choice(sorted(pool)) + ("s" if is_gen else "")
+    new = ctx.rng.choice(pool) + ("s" if is_gen else "")
     return replace_span(text, start, end, new, "named-entity", f"{label}:{text[start:end]}->{new}")
 
 
 def conversion(text: str, ctx: Context) -> Edit | Skip:
     """Change a unit written exactly as listed right after a number, without converting the value (km ->
-    miles, °C -> °F, ...): '25 km', '3,5 m'; not 'En 1914, M.'."""
+    miles, °C -> °F, ...): '25 km', '3,5 m'; not 'En 1914, M.'. A sentence naming two units ('5 miles
+    (8 km)') is left: one unit changed beside the other reads as a mix-up, not as a fact."""
     units = {a for a, _ in lexicons.rows("units", ctx.lang)}
+    every = {w for row in lexicons.rows("units", ctx.lang) for w in row}
+    named = [w for w in re.findall(r"[^\s\d(),;.]+", text) if w in every]
+    if len(named) > 1:
+        return Skip("several_units")
     return swap_match(text, lexicons.pattern("units", ctx.lang), lexicons.pairs("units", ctx.lang), "conversion",
                       ctx.rng, keep=lambda m: m.group(0) in units
                       and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None)
@@ -229,16 +264,32 @@ def _swap(text: str, ctx: Context, options: list[tuple[int, int, str]], type_: s
     return replace_span(text, start, end, new, type_, f"{text[start:end]}->{new}")
 
 
+PERSON_WINDOW = 4  # words between a gender edit and a person's name that make the name its referent
+
+
+def person_near(text: str, start: int, end: int, entities: list[tuple[int, int, str]]) -> bool:
+    """A person entity within PERSON_WINDOW words of text[start:end]."""
+    for s, e, label in entities:
+        if label in PERSON_LABELS:
+            gap = text[e:start] if e <= start else text[end:s] if s >= end else ""
+            if len(re.findall(r"\w+", gap)) <= PERSON_WINDOW:
+                return True
+    return False
+
+
 def gender(text: str, ctx: Context) -> Edit | Skip:
     """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in English every gendered
     word of the sentence, which must all be of one gender; in French, German and Swedish with the agreeing
-    words (tasks/edits/gender_<lang>.py)."""
-    if ctx.lang == "fr":
-        return gender_fr(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc")
-    if ctx.lang == "de":
-        return gender_de(text, ctx.rng)
-    if ctx.lang == "sv":
-        return gender_sv(text, ctx.rng)
+    words (tasks/edits/gender_<lang>.py). English: not in a sentence that names a person; French, German:
+    not within PERSON_WINDOW words of a person's name (NER: en, fr; German: aligned English names)."""
+    if ctx.lang in ("fr", "de", "sv"):
+        edit = {"fr": lambda: gender_fr(ctx.doc, ctx.rng) if ctx.doc is not None else Skip("needs_doc"),
+                "de": lambda: gender_de(text, ctx.rng), "sv": lambda: gender_sv(text, ctx.rng)}[ctx.lang]()
+        if isinstance(edit, Edit) and person_near(text, edit.start, edit.start + len(edit.source), ctx.entities):
+            return Skip("person_named")  # 'seiner Mutter Zac MacGuire', 'Robert Goldsmith, die Großmutter'
+        return edit
+    if any(label in PERSON_LABELS for _, _, label in ctx.entities):
+        return Skip("person_named")  # every gendered word flips, a name would keep its gender
     options = _swap_options(text, ctx, "gender", {"PRP$": "his", "PRP": "him"})
     if not options:
         return Skip("no_candidate")
@@ -266,23 +317,44 @@ def pronoun(text: str, ctx: Context) -> Edit | Skip:
 
 # a word after these is no antonym use ('named after', 'no longer')
 ANTONYM_FIXED = {"en": {"after": {"named", "called", "renamed"}, "before": {"named", "called", "renamed"},
-                        "longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"}},
+                        "longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"},
+                        "old": {"years", "year", "months", "days"}},
                  "fr": {"plus": {"ne", "n'", "non"}}, "de": {"mehr": {"nicht", "kein", "keine"}},
                  "sv": {"mer": {"inte", "aldrig"}}}
 # How many words before the swapped one a fixed phrase may start: French puts the verb and its clitics between
 # 'ne' and 'plus' ("n'est plus", "n'en a plus").
 ANTONYM_FIXED_WINDOW = {"fr": 3}
+# a word before these is no antonym use ('best known' -> 'worst known', 'besser bekannt als')
+ANTONYM_FIXED_NEXT = {"en": {"known"}, "de": {"bekannt"}, "fr": {"connu", "connue", "connus", "connues"},
+                      "sv": {"känd", "kända", "känt"}}
+
+
+def in_name(text: str, m: re.Match, ctx: Context) -> bool:
+    """The match lies in an entity span, or (outside German, which capitalises nouns) is capitalised inside
+    a sentence or followed by another capitalised word: part of a name."""
+    if any(start <= m.start() < end for start, end, _ in ctx.entities):
+        return True
+    if ctx.lang == "de" or not m.group(0)[:1].isupper():
+        return False
+    initial = not text[:m.start()].strip() or re.search(r"[.!?:]\s*[\"'«„“]?\s*$", text[:m.start()]) is not None
+    return not initial or re.match(r"\s+[A-ZÀ-ÞÅÄÖ]", text[m.end():]) is not None
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
     """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('named after',
-    'no longer', "n'est plus"), and with a Doc not a particle ('come back')."""
+    'no longer', "n'est plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), and with
+    a Doc not a particle ('come back')."""
     fixed = ANTONYM_FIXED.get(ctx.lang, {})
     window = ANTONYM_FIXED_WINDOW.get(ctx.lang, 1)
 
     def keep(m: re.Match) -> bool:
         previous = re.findall(r"\w+'?", text[:m.start()])[-window:]
         if fixed.get(m.group(0).lower(), set()) & {w.lower() for w in previous}:
+            return False
+        if in_name(text, m, ctx):
+            return False
+        following = re.match(r"\W*(\w+)", text[m.end():])
+        if following and following.group(1).lower() in ANTONYM_FIXED_NEXT.get(ctx.lang, ()):
             return False
         token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
         return token is None or token.tag_ != "RP"

@@ -43,9 +43,13 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
     return rw.edit("tense", f"{current}->{target}")
 
 
+EDIT_TARGETS = ("past", "present")  # a 'will' put into a report of facts reads as an error without the source
+
+
 def random_tense_edit(doc: Doc, rng: random.Random) -> Edit | Skip:
-    """Try the two other tenses in an order drawn from ``rng``; the first clean edit wins."""
-    targets = list(TENSES)
+    """Try the other tenses of EDIT_TARGETS in an order drawn from ``rng``; the first clean edit wins.
+    On the blind review no edit into the future was valid (0/7: 'The river will be a tributary')."""
+    targets = list(EDIT_TARGETS)
     rng.shuffle(targets)
     first_skip = None
     for target in targets:

@@ -46,7 +46,7 @@ def aces_candidates(path: Path, directions: list[str]) -> tuple[dict[str, list[C
             tally.keep()
             source, good, bad = (f.strip() for f in fields)
             out.setdefault(row["langpair"], []).append(Candidate(
-                key=f"aces:{source}", type=type_,
+                key=source, type=type_,
                 row={"scenario": "translation", "langpair": row["langpair"], "source": source, "hyp_good": good,
                      "hyp_bad": bad, "type": type_, "edit_from": None, "edit_to": None, "edit_start": None,
                      "edit_detail": f"aces:{row['phenomena']}", "origin": f"aces:{index}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from spacy.tokens import Doc
 
 NER_LABELS = {"en": {"PERSON", "GPE", "LOC", "ORG"}, "fr": {"PER", "LOC", "ORG"}}
@@ -59,3 +60,24 @@ def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], lang: s
             if plausible_name(name) and not genitive(text, start, end, lang):
                 pool.setdefault(entity_kind(text, start, label), set()).add(name)
     return {key: sorted(v) for key, v in sorted(pool.items())}
+
+
+def name_forms(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], pool: dict[str, list[str]]) -> list[str]:
+    """Every form a named-entity swap compares: the pooled names, their last words (surnames), and each
+    span of the texts with and without a final -s, whole and its last word."""
+    forms = {n for names in pool.values() for n in names}
+    forms |= {n.split()[-1] for n in forms}
+    for text, spans in spans_by_text:
+        for start, end, _ in spans:
+            for span in (text[start:end], text[start:end - 1]):
+                if span.strip():
+                    forms |= {span, span.split()[-1]}
+    return sorted(forms)
+
+
+def name_vectors(names: list[str], encoder: str) -> dict[str, np.ndarray]:
+    """Unit vectors of ``names`` under sentence encoder ``encoder`` (a swap takes one of the nearest names
+    of its kind: Romania -> Bulgaria, Hyundai -> Toyota, not Zurich or Virginia)."""
+    from tasks.detectors.similarity import sentence_encoder
+
+    return dict(zip(names, sentence_encoder(encoder, batch_size=64).embed(names))) if names else {}

@@ -41,7 +41,23 @@ def faithful_lines(stats: dict) -> list[str]:
             out.append(f"- {lang}: SHROOM paraphrases removed as hyp+, by check (one may fail several): {removed}")
         if isinstance(lang_stats, dict) and "removed_one_side_adds" in lang_stats:
             out.append(f"- {lang}: pairs removed because one side adds content: {lang_stats['removed_one_side_adds']}")
+        if isinstance(lang_stats, dict) and "removed_encoder_similarity" in lang_stats:
+            out.append(f"- {lang}: pairs removed below the encoder similarity floor: "
+                       f"{lang_stats['removed_encoder_similarity']}")
+    if "pool_items_below_pair_similarity" in stats:
+        out += [f"- PAWS-X items whose {lang} translation falls below the encoder similarity floor with its English "
+                f"sentence (left out): {n} of {stats['pool_items']}"
+                for lang, n in stats["pool_items_below_pair_similarity"].items()]
     return ["", "Faithful hyp+:", "", *out] if out else []
+
+
+def gender_balance_lines(stats: dict) -> list[str]:
+    """How many gender candidates each group dropped so edits go as often towards women as towards men."""
+    groups = stats.get("directions") or stats
+    out = [f"- {g}: {v['gender_dropped_for_direction_balance']}" for g, v in sorted(groups.items())
+           if isinstance(v, dict) and "gender_dropped_for_direction_balance" in v]
+    return ["", "Gender candidates dropped so that as many edits go towards women as towards men (a hypothesis-only "
+            "detector would otherwise learn that 'she' is the hallucination):", "", *out] if out else []
 
 
 def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
@@ -59,7 +75,7 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
-    lines += ["", *exhausted_lines(stats), *faithful_lines(stats)]
+    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *gender_balance_lines(stats)]
     lines += ["", *card_lines(stats.get("source_blind"))]
     if stats.get("review"):
         lines += ["", *review_card_lines(stats["review"])]

@@ -15,7 +15,7 @@ from tasks.edits.result import Edit
 from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
 from tasks.hallucigen.consistency import HALLUCINATION_CHECKS, faithfulness_failures, one_side_adds
-from tasks.hallucigen.entities import name_spans, ner_spans, pool_of
+from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate
 from tasks.io import is_blank, read_records
 from tasks.stats import Tally
@@ -67,33 +67,41 @@ def rank_sources(sources: list[str], min_chars: int) -> list[str]:
     return sorted(kept, key=lambda s: (not re.search(r"\d", s), -len(s), s))
 
 
+def encoder_similarities(pairs: list[tuple[str, str]], encoder_name: str) -> dict[tuple[str, str], float]:
+    """Cosine of each (source, paraphrase) pair under sentence encoder ``encoder_name``."""
+    from tasks.detectors.similarity import sentence_encoder
+
+    texts = sorted({t for pair in pairs for t in pair})
+    if not texts:
+        return {}
+    vectors = dict(zip(texts, sentence_encoder(encoder_name, batch_size=64).embed(texts)))
+    return {(s, h): float(vectors[s] @ vectors[h]) for s, h in pairs}
+
+
 def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: dict
                     ) -> tuple[list[tuple[str, str, str]], list[dict | None], dict[str, int]]:
-    """Per source: the first SHROOM paraphrase that is faithful both ways (consistency checks, no reversed
-    polarity, little content added or dropped, encoder similarity both ways above
-    ``min_encoder_similarity``; not labelled Hallucination), else the source itself; and the first
-    paraphrase that hallucinates (fails a HALLUCINATION_CHECKS check, or is labelled so) as the natural
-    hyp-. Also how many candidates each check removed (a candidate can fail several)."""
-    from tasks.detectors.similarity import SentenceEncoder
-
+    """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
+    polarity, little content added or dropped, encoder similarity with the source at least
+    ``min_encoder_similarity['en']``; not labelled Hallucination) the most similar one, else the source
+    itself; and the first paraphrase that hallucinates (fails a HALLUCINATION_CHECKS check, or is labelled
+    so) as the natural hyp-. Also how many candidates each check removed (a candidate can fail several)."""
     verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
-    open_pairs = sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f})
-    encoder = SentenceEncoder(params["encoder"], batch_size=64)
-    texts = sorted({t for pair in open_pairs for t in pair})
-    vectors = dict(zip(texts, encoder.embed(texts))) if texts else {}
-    low = {(s, h) for s, h in open_pairs if float(vectors[s] @ vectors[h]) < params["min_encoder_similarity"]}
+    sims = encoder_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
+                                params["encoder"])
+    floor = params["min_encoder_similarity"]["en"]
     removed: Counter = Counter()
     goods, naturals = [], []
     for src in pool:
-        good, natural = None, None
+        faithful, natural = [], None
         for h, failed in verdicts[src]:
-            failed = failed + (["encoder_similarity"] if (src, h["hyp"]) in low else [])
+            failed = failed + (["encoder_similarity"] if sims.get((src, h["hyp"]), 1.0) < floor else [])
             labelled = h["label"] == "Hallucination"
             removed.update(failed + (["labelled_hallucination"] if labelled else []))
-            if not failed and not labelled and good is None:
-                good = h
+            if not failed and not labelled:
+                faithful.append(h)
             elif natural is None and (labelled or HALLUCINATION_CHECKS & set(failed)):
                 natural = {**h, "failed": failed}
+        good = max(faithful, key=lambda h: sims[(src, h["hyp"])], default=None)  # first of equals
         goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
         naturals.append(natural if natural is None or good is None or natural["hyp"] != good["hyp"] else None)
     return goods, naturals, dict(sorted(removed.items()))
@@ -112,6 +120,8 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     docs = list(nlp.pipe(g for _, g, _ in goods))
     spans = [ner_spans(d, "en") for d in docs]
     entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
+    vectors = name_vectors(name_forms([(g, s) for (_, g, _), s in zip(goods, spans)], entity_pool),
+                           params["entity_encoder"])
     in_pool = set(pool)  # the modifiers come from the PG items of the other sources
     attested = modifiers.attested([t for src in by_source if src not in in_pool
                                    for t in [src] + [h["hyp"] for h in by_source[src]]], "en")
@@ -134,7 +144,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                        "origin": natural["origin"]}
             else:
                 ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool,
-                              attested, tag, src)
+                              attested, tag, src, vectors)
                 result = perturb(type_, good, ctx)
                 if not isinstance(result, Edit):
                     applicability[type_].reject(result.reason)
@@ -187,6 +197,8 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[
 
 
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
+    """Swedish top-similarity pairs, unique by source, that neither side says more in (``one_side_adds``)
+    and whose encoder similarity is at least ``min_encoder_similarity['sv']``, perturbed with every type."""
     pairs, tallies, texts = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
     seen, unique, adds = set(), [], 0
@@ -197,12 +209,18 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
                 adds += 1  # not a faithful pair: one side says more
                 continue
             unique.append(p)
+    sims = encoder_similarities([(p["source"], p["good"]) for p in unique], params["encoder_sv"])
+    faithful = [p for p in unique if sims[(p["source"], p["good"])] >= params["min_encoder_similarity"]["sv"]]
+    low, unique = len(unique) - len(faithful), faithful
     stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": adds,
+             "removed_encoder_similarity": low,
              "published_test_sources": len(published),
              "published_test_sources_in_pool": len(published & {normalise(x) for x in seen}),
              "published_test_sources_in_faithful_pool": len(published & {normalise(p["source"]) for p in unique})}
     spans = [name_spans(p["good"]) for p in unique]
     entity_pool = pool_of([(p["good"], s) for p, s in zip(unique, spans)], "sv")
+    vectors = name_vectors(name_forms([(p["good"], s) for p, s in zip(unique, spans)], entity_pool),
+                           params["entity_encoder"])
     used = {t for p in unique for t in (p["source"], p["good"])}  # modifiers come from the other pairs
     attested = modifiers.attested([t for pair in texts if not used & set(pair) for t in pair], "sv")
     candidates: dict[str, list[Candidate]] = defaultdict(list)
@@ -210,7 +228,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
     for p, ents in zip(unique, spans):
         for type_ in [t for t in TYPES if t in params["types"] and t != "natural"]:
             ctx = Context("sv", random.Random(f"{params['seed']}:sv:{type_}:{p['source']}"), None, ents, entity_pool,
-                          attested, source=p["source"])
+                          attested, source=p["source"], name_vectors=vectors)
             result = perturb(type_, p["good"], ctx)
             if not isinstance(result, Edit):
                 applicability[type_].reject(result.reason)
@@ -228,12 +246,14 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
 def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, set]:
     """One language's rows of both splits, its stats, and the types that ran out (a shard of the build;
     ``nlp``: the English pipeline, unused for Swedish)."""
-    from tasks.hallucigen.select import select_balanced
+    from tasks.hallucigen.select import balance_gender_directions, select_balanced
 
     candidates, stats = (english_candidates(raw_root, params, nlp) if lang == "en"
                          else swedish_candidates(raw_root, params))
+    stats["gender_dropped_for_direction_balance"] = balance_gender_directions(
+        candidates, lang, random.Random(f"{params['seed']}:gender:{lang}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"][lang],
-                                        random.Random(f"{params['seed']}:select:{lang}"))
+                                        random.Random(f"{params['seed']}:select:{lang}"), params["max_type_share"])
     rows = [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split}
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}

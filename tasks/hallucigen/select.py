@@ -1,6 +1,7 @@
 """Choosing examples as uniform across types as the pool allows, the detection view, and the quality gates."""
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -17,20 +18,26 @@ class Candidate:
     row: dict  # a HALLUCIGEN_GENERATION row without id and split
 
 
-def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random
-                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
+def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
+                    max_share: float | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
-    using a source twice. Returns the splits and the types whose candidates ran out."""
+    using a source twice; with ``max_share``, no type takes more than that multiple of an even share
+    (size / types), so a split whose other types ran out stays smaller rather than filled by one type.
+    Returns the splits and the types whose candidates ran out."""
     queues = {t: rng.sample(c, len(c)) for t, c in sorted(candidates.items()) if c}
     order = sorted(queues)
     rng.shuffle(order)
     used, exhausted, chosen = set(), set(), {}
     for split, size in sizes.items():
+        cap = math.ceil(max_share * size / len(order)) if max_share and order else size
         picked: list[Candidate] = []
-        while len(picked) < size and len(exhausted) < len(order):
+        counts: Counter = Counter()
+        while len(picked) < size and any(t not in exhausted and counts[t] < cap for t in order):
             for t in order:
                 if len(picked) >= size:
                     break
+                if counts[t] >= cap:
+                    continue
                 queue = queues[t]
                 while queue and queue[0].key in used:
                     queue.pop(0)
@@ -40,8 +47,27 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 cand = queue.pop(0)
                 used.add(cand.key)
                 picked.append(cand)
+                counts[t] += 1
         chosen[split] = picked
     return chosen, exhausted | {t for t in TYPES if t not in queues}
+
+
+def balance_gender_directions(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:
+    """Keep as many gender edits towards the female side as towards the male side (the larger side sampled
+    down, in place): most sources are about men, and a hypothesis-only detector that calls every 'she'
+    hallucinated would otherwise score well. Returns how many candidates were dropped."""
+    from tasks.edits import lexicons
+
+    female = {b.lower() for _, b in lexicons.rows("gender", lang)}
+    sides: dict[bool, list[Candidate]] = {True: [], False: []}
+    for cand in candidates.get("gender", []):
+        sides[cand.row["edit_detail"].split(",")[0].split("->")[-1].lower() in female].append(cand)
+    n = min(len(sides[True]), len(sides[False]))
+    kept = {id(c) for side in (True, False) for c in rng.sample(sides[side], n)}
+    before = len(candidates.get("gender", []))
+    if before:
+        candidates["gender"] = [c for c in candidates["gender"] if id(c) in kept]
+    return before - len(candidates.get("gender", []))
 
 
 def detection_row(row: dict, seed: int) -> dict:

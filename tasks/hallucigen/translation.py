@@ -18,8 +18,8 @@ from tasks.edits.library import TYPES, Context, perturb, tense_with_past_date
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
-from tasks.hallucigen.entities import aligned_spans, ner_spans, pool_of
-from tasks.hallucigen.select import Candidate, select_balanced
+from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
+from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
@@ -71,11 +71,15 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
                          ) -> tuple[dict[str, list[Candidate]], dict[str, Tally]]:
     """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type
     (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given; additions: the
-    modifiers ``corpus`` sentences of the target language attest, the sampled items' own excepted)."""
+    modifiers ``corpus`` sentences of the target language attest, the sampled items' own excepted). With
+    params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
+    'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither)."""
     corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
-    usable = [it for it in items if src_lang in it and tgt_lang in it]
+    other, floor = (src_lang if tgt_lang == "en" else tgt_lang), params.get("min_pair_similarity")
+    usable = [it for it in items if src_lang in it and tgt_lang in it
+              and (floor is None or it["similarity"][other] >= floor[other])]
     sample = rng.sample(usable, min(len(usable), params["pool_per_direction"]))
     targets = [it[tgt_lang] for it in sample]
     docs = list(nlp[tgt_lang].pipe(targets)) if tgt_lang in nlp else [None] * len(sample)
@@ -84,6 +88,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     else:  # German: English entities found verbatim in the German sentence
         spans = [aligned_spans(t, d) for t, d in zip(targets, nlp["en"].pipe(it["en"] for it in sample))]
     pool = pool_of(list(zip(targets, spans)), tgt_lang)
+    vectors = (name_vectors(name_forms(list(zip(targets, spans)), pool), params["entity_encoder"])
+               if params.get("entity_encoder") else {})
     sampled = {it["key"] for it in sample}  # the modifiers come from the other PAWS-X items
     attested = modifiers.attested([t for key, t in corpus.get(tgt_lang, []) if key not in sampled], tgt_lang)
     tag = tagger_of(nlp[tgt_lang]) if tgt_lang in nlp else None
@@ -95,13 +101,13 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
                 result = _foundation_edit(edits, direction, type_, it)
             else:
                 ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents,
-                              pool, attested, tag)
+                              pool, attested, tag, name_vectors=vectors)
                 result = perturb(type_, text, ctx)
             if not isinstance(result, Edit):
                 tallies[type_].reject(result.reason)
                 continue
             tallies[type_].keep()
-            candidates[type_].append(Candidate(key=it["key"], type=type_, row={
+            candidates[type_].append(Candidate(key=it[src_lang], type=type_, row={  # one example per source text
                 "scenario": "translation", "langpair": direction, "source": it[src_lang], "hyp_good": text,
                 "hyp_bad": result.bad, "type": type_, "edit_from": result.source, "edit_to": result.target,
                 "edit_start": result.start, "edit_detail": result.detail, "origin": it["key"],
@@ -109,10 +115,22 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     return candidates, tallies
 
 
+def with_similarity(items: list[dict], encoder: str) -> list[dict]:
+    """Each item with the encoder cosine of its English sentence and each translation ({'fr': .., 'de': ..}):
+    a PAWS-X translation that drifts from its English (a mistranslation, a dropped phrase) scores low."""
+    from tasks.detectors.similarity import sentence_encoder
+
+    texts = sorted({it[lang] for it in items for lang in ("en", "fr", "de") if lang in it})
+    vectors = dict(zip(texts, sentence_encoder(encoder, batch_size=64).embed(texts)))
+    return [{**it, "similarity": {lang: float(vectors[it["en"]] @ vectors[it[lang]]) for lang in ("fr", "de")
+                                  if lang in it}} for it in items]
+
+
 def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict:
     """What every direction shares: the PAWS-X items and their file tallies, the pawsx_edits edits
     (``pawsx_examples``: that stage's examples.parquet) and the ACES candidates by direction."""
     items, file_tallies, corpus = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
+    items = with_similarity(items, params["entity_encoder"])
     aces, aces_tally = ({}, None)
     if params["use_aces"]:
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
@@ -125,12 +143,15 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
     candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"], pool["corpus"])
     for cand in pool["aces"].get(direction, []):
         candidates[cand.type].append(cand)
+    gender_dropped = balance_gender_directions(candidates, direction.split("-")[1],
+                                               random.Random(f"{params['seed']}:gender:{direction}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"],
-                                        random.Random(f"{params['seed']}:select:{direction}"))
+                                        random.Random(f"{params['seed']}:select:{direction}"), params["max_type_share"])
     rows = [{**cand.row, "id": f"{direction}:{split}:{k}", "split": split}
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
              "candidates": {t: len(c) for t, c in sorted(candidates.items())},
+             "gender_dropped_for_direction_balance": gender_dropped,
              "selected": {split: _count_types(picked) for split, picked in chosen.items()},
              "exhausted_types": sorted(exhausted)}
     return rows, stats, exhausted
@@ -139,7 +160,11 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
 def merge_directions(pool: dict, params: dict, shards: list[tuple[list[dict], dict, set]]
                      ) -> tuple[list[dict], dict, dict[str, set]]:
     """The directions' shards (in params order) as the build's rows, stats and exhausted types."""
-    rows, stats, exhausted = [], {"files": pool["files"], "pool_items": len(pool["items"]), "directions": {}}, {}
+    floor = params["min_pair_similarity"]
+    drift = {lang: sum(1 for it in pool["items"] if lang in it["similarity"] and it["similarity"][lang] < floor[lang])
+             for lang in ("fr", "de")}
+    rows, stats, exhausted = [], {"files": pool["files"], "pool_items": len(pool["items"]),
+                                  "pool_items_below_pair_similarity": drift, "directions": {}}, {}
     for direction, (shard_rows, shard_stats, shard_exhausted) in zip(params["directions"], shards):
         rows += shard_rows
         stats["directions"][direction], exhausted[direction] = shard_stats, shard_exhausted
