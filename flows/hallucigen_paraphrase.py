@@ -49,7 +49,7 @@ def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
-    stats["review"] = review_stats(params["review_sheets"], "paraphrase")
+    stats["review"] = review_stats(params["review_sheets"], "paraphrase", rows)
     write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")
 

@@ -45,7 +45,7 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []))
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
-    stats["review"] = review_stats(params["review_sheets"], "translation")
+    stats["review"] = review_stats(params["review_sheets"], "translation", rows)
     write_hallucigen_task("translation", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "translation",
                           ROOT / "metrics" / "hallucigen_translation.json")

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tasks.edits.result import Edit, Skip
 from tasks.errors import PipelineError
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.consistency import failed_checks
@@ -17,6 +18,7 @@ from tasks.hallucigen.select import (
     detection_row,
     select_balanced,
 )
+from tasks.hallucigen.translation import _foundation_edit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -111,6 +113,9 @@ def test_consistency_checks():
     assert failed_checks(src, "Jane Doe bought houses in Leeds .", 0.3) == []  # omission is no hallucination
     assert failed_checks(src, "Jane Doe bought 4 houses in Leeds in 2004 .", 0.3) == ["numbers"]
     assert failed_checks(src, "In 2004 , John Doe bought 3 houses in Leeds .", 0.3) == ["names"]
+    # an inflected or title-cased word of the source is no new name
+    assert failed_checks("The palestinian development plan failed .", "Palestinians saw The Development plan "
+                         "fail .", 0.1) == []
     assert failed_checks(src, "Jane Doe did not buy 3 houses in Leeds in 2004 .", 0.3) == ["negation"]
     assert failed_checks(src, "Property was acquired .", 0.3) == ["similarity"]
 
@@ -202,3 +207,28 @@ def test_pawsx_translations_that_drift_from_their_english_fall_below_the_floor()
               "fr": "Le club a remporté le championnat en 1998 après une longue saison ."}]
     faithful, drift = (it["similarity"]["fr"] for it in with_similarity(items, "e5"))
     assert faithful >= 0.9 > drift
+
+
+def test_foundation_negations_that_give_themselves_away_are_skipped():
+    """pawsx_edits makes every clean negation; the translation build keeps a new one only where it reads as
+    plausible without the source (a removal always)."""
+    def edit(good, bad, detail):
+        return {("fr-en", "negation", "k"): Edit("negation", good, bad, 0, good, bad, detail)}
+    item = {"key": "k", "en": "The regiment left Philadelphia in 1777 ."}
+    dated = edit(item["en"], "The regiment did not leave Philadelphia in 1777 .", "insert:not")
+    assert _foundation_edit(dated, "fr-en", "negation", item) == Skip("denied_dated_fact")
+    removal = edit(item["en"], "The regiment left Philadelphia in 1777 .", "remove:not")
+    assert isinstance(_foundation_edit(removal, "fr-en", "negation", item), Edit)
+    plain = {**item, "en": "The regiment left Philadelphia ."}
+    assert isinstance(_foundation_edit(edit(plain["en"], "x", "insert:not"), "fr-en", "negation", plain), Edit)
+
+
+def test_ner_spans_leave_a_possessive_out_and_drop_spans_without_a_capital():
+    import spacy
+
+    from tasks.hallucigen.entities import ner_spans
+
+    nlp = spacy.blank("en")
+    doc = nlp("The European Union 's trade and Whelihan 's")
+    doc.ents = [doc.char_span(0, 21, "ORG"), doc.char_span(41, 43, "PERSON")]
+    assert [doc.text[s:e] for s, e, _ in ner_spans(doc, "en")] == ["The European Union"]

@@ -4,7 +4,7 @@ import csv
 import pytest
 
 from tasks.errors import InputError
-from tasks.hallucigen.review import export_review, read_review, validity, wilson
+from tasks.hallucigen.review import export_review, read_review, review_card_lines, review_stats, validity, wilson
 
 
 def _rows():
@@ -35,6 +35,29 @@ def test_review_sheet_is_blind_stratified_and_reads_back_validity(tmp_path):
     v = validity(judged)
     assert v["overall"] == {"n": 8, "valid": 7, "share": 0.875, "ci95": list(wilson(7, 8))}
     assert sum(s["n"] for s in v["by_type"].values()) == 8 and set(v["by_langpair"]) == {"en-fr", "sv"}
+
+
+def test_review_figures_count_only_the_items_this_build_has_as_judged(tmp_path):
+    """A filled sheet is joined to the build by example id; an id whose text has changed since (a rebuilt
+    dataset) was judged on another example and is left out of the card's figures, which say so."""
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
+    rows = _rows()
+    export_review(rows, 3, 13, sheet, key)
+    with open(sheet, encoding="utf-8") as fh:
+        items = list(csv.DictReader(fh))
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, list(items[0]))
+        w.writeheader()
+        w.writerows({**it, "valid": "1"} for it in items)
+    sheets = [{"sheet": str(sheet), "key": str(key)}]
+    same = review_stats(sheets, "translation", rows)
+    assert same["overall"]["n"] == 6 and "All 6 judged items are examples of this build" in review_card_lines(same)[2]
+    rebuilt = [{**r, "hyp_bad": "changed"} if r["id"] == "en-fr:test:gender0" else r for r in rows]
+    stats = review_stats(sheets, "translation", rebuilt)
+    assert (stats["judged"], stats["in_build"], stats["overall"]["n"], stats["by_type"]["gender"]["n"]) == (6, 5, 5, 2)
+    assert "5 of the 6 judged items are examples of this build as judged" in review_card_lines(stats)[2]
+    none = review_stats(sheets, "translation", [])
+    assert none["in_build"] == 0 and "No validity figure for this build." in review_card_lines(none)[2]
 
 
 def test_wilson_interval_exact():

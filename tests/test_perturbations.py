@@ -37,13 +37,11 @@ EXPECTED = {
     "en": [("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
            ("date", "1998->1989", "in 1989 her"),
-           ("antonym", "north->south", "25 km south"),
-           ("negation", "insert:not", "she did not appear")],
+           ("antonym", "north->south", "25 km south")],
     "fr": [("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
            ("gender", "frère->sœur", "avec sa sœur et"),
-           ("antonym", "nord->sud", "vers le sud"),
-           ("negation", "insert:n'a pas", "et n'a pas parcouru")],
+           ("antonym", "nord->sud", "vers le sud")],
     "de": [("number", "25->26", "26 km"),
            ("conversion", "km->Meilen", "25 Meilen"), ("date", "März->Januar", "Im Januar 1997"),
            ("gender", "Bruder->Schwester", "mit seiner Schwester 25"),
@@ -81,7 +79,7 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     ("named-entity", "Han är glad.", "sv", "no_entity"),
     ("natural", "Anything at all.", "en", "needs_model_output"),
     ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
-    ("negation", "Im März 1997 wurde er in Berlin geehrt.", "de", "inverted_subject"),
+    ("negation", "Im März wurde er in Berlin geehrt.", "de", "inverted_subject"),
     ("antonym", "The town was named after him and no longer exists .", "en", "no_candidate"),  # not 'wurde nicht er'
     ("antonym", "Le village n'est plus habité.", "fr", "no_candidate"),  # 'ne … plus', not 'n'est moins'
     ("antonym", "Il n'en a plus besoin.", "fr", "no_candidate"),
@@ -209,7 +207,8 @@ def test_pools_hold_plausible_names_only():
      "Au début des années 80, il a vendu 26 voitures."),
     ("number", "He won the final 6 -- 4 against Gould .", "en", Skip("no_candidate")),
     ("number", "It was first formally described in 1860 .", "en", Skip("no_candidate")),  # 'first' the adverb
-    ("tense", "He was born in 1524 in Florence and died there .", "en", Skip("tense_with_past_date")),
+    ("tense", "He was born in 1524 in Florence .", "en", Skip("tense_with_past_date")),
+    ("tense", "He was born in Florence and died there .", "en", Skip("tense_clash")),
     ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
     ("tense", "She appears as Sheila in the series .", "en", "She appeared as Sheila in the series ."),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
@@ -258,7 +257,32 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("pronoun", "Sein Sohn heiratete Mary Kennedy und starb 1883.", "de", Skip("third_person_text")),
     ("pronoun", "Jag håller med de tidigare kommentarerna.", "sv", "Han håller med de tidigare kommentarerna."),
     ("pronoun", "Han är en stor man som bor i Stockholm med sin bror.", "sv", Skip("person_still_mentioned")),
-    ("negation", "Han har bott i Stockholm sedan 1997.", "sv", "Han har inte bott i Stockholm sedan 1997."),
+    ("negation", "Han har bott i Stockholm hela sitt liv.", "sv", "Han har inte bott i Stockholm hela sitt liv."),
+    ("negation", "Han har bott i Stockholm sedan 1997.", "sv", Skip("denied_dated_fact")),
+    ("negation", "Le groupe a enregistré cet album à Paris.", "fr", "Le groupe n'a pas enregistré cet album à Paris."),
+    ("negation", "Lazaridis a eu un fils de son deuxième mariage.", "fr", Skip("article_after_negation")),
+    ("negation", "Il a également fait don à Ted Cruz.", "fr", Skip("positive_polarity_word")),
+    ("negation", "Der Film wurde in Berlin gezeigt.", "de", "Der Film wurde in Berlin nicht gezeigt."),
+    ("negation", "Die Kirche wurde dort umgebaut.", "de", "Die Kirche wurde dort nicht umgebaut."),
+    ("negation", "Sie haben ihn oft besucht.", "de", "Sie haben ihn oft nicht besucht."),
+    ("negation", "Farrell wurde von Papst Franziskus zum neuen Bischof von Ossory ernannt.", "de",
+     Skip("no_closing_participle")),  # not 'wurde nicht Farrell ... ernannt'
+    ("negation", "The regiment left Philadelphia to join the army outside Boston .", "en",
+     "The regiment did not leave Philadelphia to join the army outside Boston ."),
+    ("negation", "He changed the name to honor his grandfather .", "en",
+     "He did not change the name to honor his grandfather ."),  # pyinflect's table also lists 'chang'
+    ("negation", "The township contains nine cemeteries : Bucher , Owens and Snyder .", "en", Skip("denied_list")),
+    ("negation", "The film received negative reviews , but it became a cult favorite .", "en",
+     Skip("denied_beside_contrast")),
+    ("negation", "You are already applying his proposals .", "en", Skip("positive_polarity_word")),
+    ("antonym", "Of the schools , eleven are private and six are public .", "en", Skip("no_candidate")),
+    ("antonym", "He did everything in order to defeat Slovak .", "en", Skip("no_candidate")),  # not 'to victory'
+    ("antonym", "He celebrated the defeat of Slovak .", "en", "He celebrated the victory of Slovak ."),
+    ("number", "Paragraphs 10 , 13 and 14 were adopted .", "en", Skip("no_candidate")),
+    ("number", "He played games from round 1 to round 6 .", "en", Skip("no_candidate")),
+    ("negation", "Han fick veta att den stora incidenten hade orsakats av ljudboom.", "sv",
+     "Han fick veta att den stora incidenten inte hade orsakats av ljudboom."),
+    ("negation", "Hur kan du veta det?", "sv", "Hur kan du inte veta det?"),
     ("negation", "Il y a un lac près de Beddgelert.", "fr", Skip("clitic_before_verb")),
     ("negation", "Llyn Dinas est un lac près de Beddgelert.", "fr", Skip("no_finite_verb")),  # no copula
     ("negation", "Podkriváň is a village in the district of Detva .", "en", Skip("copular_statement")),
@@ -382,3 +406,19 @@ def test_named_entity_swap_takes_a_nearest_name_of_its_kind():
                                        ("The value formula _ 18 , formula _ 18 was set .", "en")])
 def test_numbers_leave_years_of_an_era_and_placeholders(text, lang):
     assert run("number", text, lang) == Skip("no_candidate")
+
+
+def test_a_gendered_pronoun_after_a_named_person_is_left(fr_nlp):
+    plain = "Elle a quitté le groupe en 2004 pour poursuivre une carrière solo."
+    assert run("gender", plain, "fr", fr_nlp(plain)).bad == plain.replace("Elle", "Il")
+    text = "Maritsa Lazari est née à Chypre. " + plain
+    doc = fr_nlp(text)
+    assert run("gender", text, "fr", doc, ner_spans(doc, "fr")) == Skip("person_named")
+
+
+def test_ordinals_and_neighbours_are_never_added():
+    from tasks.edits.modifiers import attested
+
+    table = attested(["He lived in the nearby city .", "She moved to the nearby city .", "It is the old city .",
+                      "We saw the old city ."], "en")
+    assert {w for words in table["pre"].values() for w in words} == {"old"}

@@ -97,13 +97,23 @@ def _is_era_year_or_placeholder(text: str, m: re.Match) -> bool:
     return ERA.match(text, m.end()) is not None or re.search(r"_\s*$", text[:m.start()]) is not None
 
 
+def _in_number_sequence(text: str, m: re.Match) -> bool:
+    """One of a run of numbers ('Paragraphs 10, 13 and 14', 'from round 1 to round 6'): a changed member
+    breaks its order or range."""
+    link = rf"\s*(?:{DAY_LINK}|from|de|von|från)?\s*(?:\w+\s+)?"
+    return (re.match(rf"{link}\d", text[m.end():]) is not None
+            or re.search(rf"\d{link}$", text[:m.start()]) is not None)
+
+
 def number(text: str, ctx: Context) -> Edit | Skip:
-    """Change a number (not a year, a day of the month, a decade, a score, list numbering, a count of the
-    things named after it, or 1, whose noun is singular), keeping its digit count and separators and never
-    making it 1; else a number word (with a Doc, one read as a number or adjective, not 'first' the adverb)."""
+    """Change a number (not a year, a day of the month, a decade, a score, list numbering, one of a run of
+    numbers, a count of the things named after it, or 1, whose noun is singular), keeping its digit count and
+    separators and never making it 1; else a number word (with a Doc, one read as a number or adjective, not
+    'first' the adverb)."""
     matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
                and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)
-               and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)]
+               and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)
+               and not _in_number_sequence(text, m)]
     if not matches:
         def keep(m: re.Match) -> bool:
             token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
@@ -208,7 +218,7 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
             start += len(base) - len(base.split()[-1])
             base = base.split()[-1]
             pool = sorted({p.split()[-1] for p in pool if len(p.split()) > 1 and len(p.split()[-1]) > 2})
-        pool = [p for p in pool if p not in (base, span) and len(p.split()) == len(base.split())
+        pool = [p for p in pool if p not in (base, span) and p not in text and len(p.split()) == len(base.split())
                 and p.isupper() == base.isupper() and not (is_gen and p.endswith(("s", "x", "z")))]
         if not pool:
             reasons.append("no_same_kind")
@@ -264,6 +274,7 @@ def _swap(text: str, ctx: Context, options: list[tuple[int, int, str]], type_: s
     return replace_span(text, start, end, new, type_, f"{text[start:end]}->{new}")
 
 
+GENDERED_PRONOUNS = {"il", "elle", "ils", "elles", "er", "sie", "han", "hon"}
 PERSON_WINDOW = 4  # words between a gender edit and a person's name that make the name its referent
 
 
@@ -287,6 +298,9 @@ def gender(text: str, ctx: Context) -> Edit | Skip:
                 "de": lambda: gender_de(text, ctx.rng), "sv": lambda: gender_sv(text, ctx.rng)}[ctx.lang]()
         if isinstance(edit, Edit) and person_near(text, edit.start, edit.start + len(edit.source), ctx.entities):
             return Skip("person_named")  # 'seiner Mutter Zac MacGuire', 'Robert Goldsmith, die Großmutter'
+        if isinstance(edit, Edit) and edit.source.lower() in GENDERED_PRONOUNS and any(
+                label in PERSON_LABELS and s < edit.start for s, _, label in ctx.entities):
+            return Skip("person_named")  # 'Maritsa Lazari est née en 1943. Il émigra': the pronoun is hers
         return edit
     if any(label in PERSON_LABELS for _, _, label in ctx.entities):
         return Skip("person_named")  # every gendered word flips, a name would keep its gender
@@ -340,14 +354,23 @@ def in_name(text: str, m: re.Match, ctx: Context) -> bool:
     return not initial or re.match(r"\s+[A-ZÀ-ÞÅÄÖ]", text[m.end():]) is not None
 
 
+ANTONYM_NOUNS = {"en": {"beginning", "end", "success", "failure", "victory", "defeat", "friend", "enemy", "import",
+                        "export"}}  # swapped only where the word is a noun
+
+
 def antonym(text: str, ctx: Context) -> Edit | Skip:
     """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('named after',
-    'no longer', "n'est plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), and with
-    a Doc not a particle ('come back')."""
+    'no longer', "n'est plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where
+    the antonym is already in the text, and with a Doc not a particle ('come back') nor a listed noun used as
+    a verb ('to defeat')."""
     fixed = ANTONYM_FIXED.get(ctx.lang, {})
     window = ANTONYM_FIXED_WINDOW.get(ctx.lang, 1)
+    table = lexicons.pairs("antonym", ctx.lang)
+    words = {w.lower() for w in re.findall(r"\w+", text)}
 
     def keep(m: re.Match) -> bool:
+        if table[m.group(0).lower()] in words:
+            return False  # 'eleven are private and six are public' -> 'eleven are public and six are public'
         previous = re.findall(r"\w+'?", text[:m.start()])[-window:]
         if fixed.get(m.group(0).lower(), set()) & {w.lower() for w in previous}:
             return False
@@ -357,10 +380,11 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
         if following and following.group(1).lower() in ANTONYM_FIXED_NEXT.get(ctx.lang, ()):
             return False
         token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
+        if token is not None and m.group(0).lower() in ANTONYM_NOUNS.get(ctx.lang, ()) and token.pos_ != "NOUN":
+            return False  # 'in order to defeat' -> 'to victory', 'Beginning in 1830' -> 'End in 1830'
         return token is None or token.tag_ != "RP"
 
-    return swap_match(text, lexicons.pattern("antonym", ctx.lang), lexicons.pairs("antonym", ctx.lang), "antonym",
-                      ctx.rng, keep=keep)
+    return swap_match(text, lexicons.pattern("antonym", ctx.lang), table, "antonym", ctx.rng, keep=keep)
 
 
 FR_CLITICS = {"y", "en", "le", "la", "les", "lui", "leur", "me", "te", "se", "nous", "vous"}
@@ -369,10 +393,14 @@ SV_SUBORDINATORS = {"att", "om", "som", "när", "eftersom", "medan", "innan", "f
                     "sedan", "fastän", "trots"}
 
 
+SV_SUBJECTS = {"jag", "du", "han", "hon", "vi", "ni", "de", "den", "det", "man"}
+
+
 def sv_subordinate(text: str, at: int) -> bool:
-    """A Swedish finite verb at ``at`` inside a subordinate clause: a subordinator among the three words
-    before it ('om jag hade haft' -> 'om jag inte hade haft')."""
-    return bool(SV_SUBORDINATORS & set(re.findall(r"\w+", text[:at].lower())[-3:]))
+    """A Swedish finite verb at ``at`` inside a subordinate clause: a subordinator among the six words before
+    it in its clause ('om jag hade haft' -> 'om jag inte hade haft', 'att den alarmerande incidenten hade')."""
+    clause = re.split(r"[,;:]", text[:at])[-1]
+    return bool(SV_SUBORDINATORS & set(re.findall(r"\w+", clause.lower())[-6:]))
 
 
 NOUN_TAGS = {"en": ("NN", "NNS"), "fr": ("NOUN",)}
@@ -490,42 +518,97 @@ NEGATION_RULES = {
     # negation; no copula: 'X n'est pas un lac' gives itself away)
     "fr": (re.compile(r"\b(?:ne |n')(\w+) (?:pas|jamais|plus)\b"),
            ("a", "ont", "avait", "avaient", "sera", "seront", "peut", "doit")),
-    "de": (re.compile(r"\b(\w+) nicht\b"), ("wird", "wurde", "werden", "wurden")),
+    "de": (re.compile(r"\b(\w+) nicht\b"), ("wird", "wurde", "werden", "wurden", "hat", "hatte", "haben",
+                                            "hatten")),  # only before a closing participle (_german_negation)
     "sv": (re.compile(r"\b(\w+) (?:inte|ej|aldrig)\b"),
            ("har", "hade", "kan", "kunde", "ska", "skulle", "blir", "blev", "kommer")),
 }
 
 
+CONTRAST = re.compile(r"\b(?:but|however|although|though|yet|mais|cependant|pourtant|aber|jedoch|obwohl|sondern|"
+                      r"men|dock|fastän|trots)\b", re.IGNORECASE)
+POSITIVE_POLARITY = re.compile(r"\b(?:already|also|too|still|some|déjà|également|aussi|encore|schon|bereits|auch|"
+                               r"noch|redan|också|även|fortfarande)\b", re.IGNORECASE)
+
+
+def denial_gives_away(text: str) -> str | None:
+    """Why a new negation of ``text`` would read as false without the source, or None. On the blind review a
+    denied dated or counted fact ('was not founded in 1911 with 10 pupils'), a denied list ('does not contain
+    nine cemeteries: ...') and a denial beside a contrast ('did not receive negative reviews, but ...') were
+    judged giveaways (10 of 14 denials with a digit); a word that needs the positive ('not already', 'n'a pas
+    également') makes it unidiomatic."""
+    if re.search(r"\d", text):
+        return "denied_dated_fact"
+    if re.search(r"[:;]", text) or text.count(",") >= 3:
+        return "denied_list"
+    if CONTRAST.search(text):
+        return "denied_beside_contrast"
+    if POSITIVE_POLARITY.search(text):
+        return "positive_polarity_word"
+    return None
+
+
 def negation(text: str, ctx: Context) -> Edit | Skip:
     """English: the verbal/lexical negation of the foundation stage; French (ne ... pas), German (nicht)
-    and Swedish (inte): remove an existing negation of a finite verb, else negate the first listed verb."""
+    and Swedish (inte): remove an existing negation of a finite verb, else negate the first listed verb.
+    A new negation (not a removal) is made only where it would not give itself away (denial_gives_away)."""
     if ctx.lang == "en":
         if ctx.doc is None:
             return Skip("needs_doc")
-        return negation_edit(ctx.doc, prefer_lexical=ctx.rng.random() < 0.5)
+        result = negation_edit(ctx.doc, prefer_lexical=ctx.rng.random() < 0.5)
+        reason = None if isinstance(result, Skip) or result.detail.startswith("remove:") else denial_gives_away(text)
+        return Skip(reason) if reason else result
     if ctx.lang not in NEGATION_RULES:
         return Skip("unsupported_language")
     negated, verbs = NEGATION_RULES[ctx.lang]
     m = negated.search(text)
     if m:
         return replace_span(text, m.start(), m.end(), m.group(1), "negation", f"remove:{m.group(0)}")
+    reason = denial_gives_away(text)
+    if reason:
+        return Skip(reason)
+    if ctx.lang == "de":
+        return _german_negation(text, verbs)
     m = re.search(r"(?<![\w'])(" + "|".join(verbs) + r")(?![\w'])", text)
     if not m:
         return Skip("no_finite_verb")
     verb = m.group(1)
-    following = re.match(r"\s+(\w+)", text[m.end():])
-    if ctx.lang == "de" and following and following.group(1).lower() in DE_SUBJECTS:
-        return Skip("inverted_subject")  # 'war er': nicht would go after the subject, not the verb
     previous = re.search(r"(\w+)\s+$", text[:m.start()])
     if ctx.lang == "fr" and previous and previous.group(1).lower() in FR_CLITICS:
         return Skip("clitic_before_verb")  # 'il y a': ne goes before the clitic ('il n'y a pas')
+    if ctx.lang == "fr" and re.match(r"(?:\s+\w+){0,2}\s+(?:un|une|des|du)\b", text[m.end():], re.IGNORECASE):
+        return Skip("article_after_negation")  # 'n'a pas eu un fils': a negation wants 'de'
     if ctx.lang == "fr":
         new = (f"n'{verb} pas" if verb[0] in "aeéiouh" else f"ne {verb} pas")
-    elif ctx.lang == "sv" and sv_subordinate(text, m.start()):
+    elif sv_subordinate(text, m.start()):
         new = f"inte {verb}"  # subordinate clause: the negation precedes the finite verb
+    elif (subject := re.match(r"\s+(\w+)", text[m.end():])) and subject.group(1).lower() in SV_SUBJECTS:
+        end = m.end() + subject.end()  # inverted subject: 'Hur kan du veta' -> 'Hur kan du inte veta'
+        new = f"{text[m.start():end]} inte"
+        return replace_span(text, m.start(), end, new, "negation", f"insert:{verb} {subject.group(1)} inte")
     else:
-        new = f"{verb} {'nicht' if ctx.lang == 'de' else 'inte'}"
+        new = f"{verb} inte"
     return replace_span(text, m.start(), m.end(), new, "negation", f"insert:{new}")
+
+
+DE_PARTICIPLE = re.compile(r"(?:\w*ge\w+(?:t|en)|(?:be|ver|er|zer|ent|emp|miss)\w+(?:t|en)|\w+iert)")
+
+
+def _german_negation(text: str, verbs: tuple[str, ...]) -> Edit | Skip:
+    """'nicht' before the participle that closes a short main clause with a listed auxiliary ('Der Film wurde
+    in Berlin nicht gezeigt.'); right after the auxiliary it would read as contrastive ('wurde nicht Farrell
+    ... ernannt'). Longer middle fields, inverted subjects and subordinate clauses are skipped."""
+    m = re.search(r"(?<![\w'])(" + "|".join(verbs) + r")(?![\w'])", text)
+    if not m:
+        return Skip("no_finite_verb")
+    following = re.match(r"\s+(\w+)", text[m.end():])
+    if following and following.group(1).lower() in DE_SUBJECTS:
+        return Skip("inverted_subject")  # 'war er': nicht would go after the subject, not the verb
+    clause = re.fullmatch(r"((?:\s+[\w'-]+){0,4})\s+([\w-]+)\s*\.?\s*", text[m.end():])
+    if not clause or not DE_PARTICIPLE.fullmatch(clause.group(2)):
+        return Skip("no_closing_participle")
+    start, end = m.end() + clause.start(2), m.end() + clause.end(2)
+    return replace_span(text, start, end, f"nicht {clause.group(2)}", "negation", "insert:nicht")
 
 
 def natural(text: str, ctx: Context) -> Skip:

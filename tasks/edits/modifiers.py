@@ -14,7 +14,17 @@ DETERMINERS = {
            "leur", "leurs"},
     "sv": {"en", "ett"},
 }
-# Modifiers that add no content of their own (other, same, such, own, whole, many, ...) or only a judgement.
+# Modifiers that add no content of their own (other, same, such, own, whole, many, ...) or only a judgement; and
+# ordinals and neighbours, whose claim needs a referent the sentence lacks ('the nearby city', 'le premier
+# district', 'die erste Serie': glued-on giveaways on the blind review).
+ORDINAL_OR_DEICTIC = {
+    "en": {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
+           "next", "previous", "nearby", "neighbouring", "neighboring", "real", "true"},
+    "fr": {"premier", "première", "premiers", "premières", "second", "seconde", "deuxième", "troisième", "dernier",
+           "dernière", "derniers", "dernières", "prochain", "prochaine", "voisin", "voisine", "voisins", "voisines",
+           "véritable", "véritables", "vrai", "vraie", "vrais", "vraies"},
+    "sv": {"första", "tredje", "sista", "nästa", "närliggande", "närbelägen", "närbelägna", "verklig", "verkliga"},
+}
 STOP = {
     "en": {"other", "same", "such", "own", "whole", "entire", "certain", "various", "many", "few", "several", "most",
            "more", "less", "much", "only", "following", "latter", "former", "respective", "above", "particular",
@@ -29,7 +39,7 @@ STOP = {
 }
 DE_STOP_STEMS = ("ander", "gleich", "selb", "beid", "folgend", "jeweilig", "sogenannt", "ganz", "einzig", "meist",
                  "viel", "wenig", "weiter", "verschieden", "eigen", "solch", "gesamt", "bestimmt", "sonstig", "übrig",
-                 "obig", "genannt", "besagt")
+                 "obig", "genannt", "besagt", "erst", "zweit", "dritt", "letzt", "nächst", "benachbart", "wahr")
 DE_ENDINGS = ("e", "en", "er", "es", "em")
 # Nouns of set phrases a modifier would break ('at the time of', 'mit der Zeit', 'in der Regel', 'à la fois').
 NOUN_STOP = {
@@ -47,7 +57,7 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def _is_modifier(word: str, lang: str) -> bool:
-    if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()):
+    if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()) or word in ORDINAL_OR_DEICTIC.get(lang, ()):
         return False
     if lang == "de":
         return word.endswith(DE_ENDINGS) and not word.startswith(DE_STOP_STEMS)

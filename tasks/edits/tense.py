@@ -16,6 +16,7 @@ from tasks.edits.verbgroup import (
     is_auxiliary_use,
     lemma_of,
     tense_of,
+    tense_of_token,
 )
 
 TENSES = ("past", "present", "future")
@@ -31,6 +32,8 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
         return Skip(current)
     if current == target:
         return Skip("same_tense")
+    if _other_finite_in(doc, group, current):
+        return Skip("tense_clash")
     if group.is_inverted and not group.do_support:
         return Skip("inverted_subject")
     after_head = doc[group.head.i + 1] if group.head.i + 1 < len(doc) else None
@@ -41,6 +44,13 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
     if reason:
         return Skip(reason)
     return rw.edit("tense", f"{current}->{target}")
+
+
+def _other_finite_in(doc: Doc, group: VerbGroup, tense: str) -> bool:
+    """Another finite verb of ``doc`` in ``tense``: it would keep it beside the edited group ('There is no freedom
+    if you don't acknowledge it' -> 'There was no freedom if you don't ...', judged a clash on the blind review)."""
+    own = {group.head.i, *(a.i for a in group.auxes)}
+    return any(tense_of_token(t) == tense for t in doc if t.i not in own)
 
 
 EDIT_TARGETS = ("past", "present")  # a 'will' put into a report of facts reads as an error without the source

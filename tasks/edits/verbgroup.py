@@ -119,6 +119,9 @@ def lemma_of(token: Token) -> str:
         return "be"
     if token.tag_ in ("VB", "VBP", "MD"):
         return form
+    own = token.lemma_.lower()
+    if own and form in (f.lower() for f in pyinflect.getInflection(own, token.tag_) or ()):
+        return own  # spaCy's lemma when it inflects back to the form: the table also lists 'chang' for 'changed'
     return _verb_lemmas().get((form, token.tag_), form)
 
 

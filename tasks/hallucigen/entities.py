@@ -12,7 +12,16 @@ NAME = re.compile(r"(?<![\w-])[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+(?:\s+[A-ZÅÄÖ�
 
 
 def ner_spans(doc: Doc, lang: str) -> list[tuple[int, int, str]]:
-    return [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in NER_LABELS.get(lang, ())]
+    """The NER entities of the listed labels, a possessive 's left outside the span ('The European Union's'),
+    none without a capital letter (a stray "'s" tagged as a person)."""
+    spans = []
+    for e in doc.ents:
+        if e.label_ not in NER_LABELS.get(lang, ()):
+            continue
+        text = re.sub(r"\s*['’]s$", "", e.text)
+        if any(c.isupper() for c in text):
+            spans.append((e.start_char, e.start_char + len(text), e.label_))
+    return spans
 
 
 def aligned_spans(text: str, english_doc: Doc) -> list[tuple[int, int, str]]:

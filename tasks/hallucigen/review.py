@@ -54,9 +54,14 @@ def read_review(sheet: Path, key: Path) -> list[dict]:
         if row["item"] not in keyed:
             raise InputError(f"{sheet}: row {n}: item {row['item']} is not in the key {key}")
         k = keyed[row["item"]]
-        out.append({"item": row["item"], "scenario": k["scenario"], "langpair": k["langpair"], "type": k["type"],
-                    "valid": verdict in YES})
+        out.append({"item": row["item"], "id": k["id"], "scenario": k["scenario"], "langpair": k["langpair"],
+                    "type": k["type"], "valid": verdict in YES, "texts": _texts(row)})
     return out
+
+
+def _texts(row: dict) -> tuple:
+    """What an annotator judged of an example (a sheet row or a built row)."""
+    return tuple(row.get(c) for c in ("source", "hyp_good", "hyp_bad", "type"))
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -86,8 +91,14 @@ def validity(judged: list[dict]) -> dict:
 
 def review_card_lines(review: dict) -> list[str]:
     o = review["overall"]
+    scope = (f"All {review['judged']} judged items are examples of this build as judged." if review["in_build"] ==
+             review["judged"] else f"{review['in_build']} of the {review['judged']} judged items are examples of this "
+             "build as judged; the others were judged on another build's version of the example and are left out.")
+    if not o["n"]:
+        return ["## Blind review", "", f"Filled review sheets ({', '.join(review['sheets'])}): {scope} No "
+                "validity figure for this build.", ""]
     summary = (f"Filled review sheets ({', '.join(review['sheets'])}): {o['valid']}/{o['n']} valid ({o['share']}, "
-               f"95% CI {o['ci95'][0]}–{o['ci95'][1]}).")
+               f"95% CI {o['ci95'][0]}–{o['ci95'][1]}). {scope}")
     lines = ["## Blind review", "", summary, "",
              "| group | n | valid | share | 95% CI |", "|---|---|---|---|---|"]
     for part in ("by_type", "by_langpair"):
@@ -96,14 +107,18 @@ def review_card_lines(review: dict) -> list[str]:
     return lines + [""]
 
 
-def review_stats(sheets: list[dict], scenario: str) -> dict | None:
-    """Validity of this scenario's items in the filled sheets listed in params (``{sheet, key}`` paths)."""
+def review_stats(sheets: list[dict], scenario: str, rows: list[dict]) -> dict | None:
+    """Validity of this scenario's items in the filled sheets listed in params (``{sheet, key}`` paths), over
+    the judged items that are built ``rows`` word for word (an id judged on another build is left out)."""
     if not sheets:
         return None
     from tasks.params import ROOT
 
     judged = [j for s in sheets for j in read_review(ROOT / s["sheet"], ROOT / s["key"]) if j["scenario"] == scenario]
-    return {**validity(judged), "sheets": [s["sheet"] for s in sheets]} if judged else None
+    built = {r["id"]: _texts(r) for r in rows}
+    current = [j for j in judged if built.get(j["id"]) == j["texts"]]
+    return ({**validity(current), "sheets": [s["sheet"] for s in sheets], "judged": len(judged),
+             "in_build": len(current)} if judged else None)
 
 
 def main() -> None:
