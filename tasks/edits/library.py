@@ -548,6 +548,15 @@ def denial_gives_away(text: str) -> str | None:
     return None
 
 
+def english_denial_gives_away(edit: Edit) -> str | None:
+    """denial_gives_away for an English negation edit that adds a negation (a removal never does)."""
+    return None if edit.detail.startswith("remove:") else denial_gives_away(edit.good)
+
+
+def _listed_verb(text: str, verbs: tuple[str, ...]) -> re.Match | None:
+    return re.search(r"(?<![\w'])(" + "|".join(verbs) + r")(?![\w'])", text)
+
+
 def negation(text: str, ctx: Context) -> Edit | Skip:
     """English: the verbal/lexical negation of the foundation stage; French (ne ... pas), German (nicht)
     and Swedish (inte): remove an existing negation of a finite verb, else negate the first listed verb.
@@ -556,7 +565,7 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
         if ctx.doc is None:
             return Skip("needs_doc")
         result = negation_edit(ctx.doc, prefer_lexical=ctx.rng.random() < 0.5)
-        reason = None if isinstance(result, Skip) or result.detail.startswith("remove:") else denial_gives_away(text)
+        reason = None if isinstance(result, Skip) else english_denial_gives_away(result)
         return Skip(reason) if reason else result
     if ctx.lang not in NEGATION_RULES:
         return Skip("unsupported_language")
@@ -569,7 +578,7 @@ def negation(text: str, ctx: Context) -> Edit | Skip:
         return Skip(reason)
     if ctx.lang == "de":
         return _german_negation(text, verbs)
-    m = re.search(r"(?<![\w'])(" + "|".join(verbs) + r")(?![\w'])", text)
+    m = _listed_verb(text, verbs)
     if not m:
         return Skip("no_finite_verb")
     verb = m.group(1)
@@ -598,7 +607,7 @@ def _german_negation(text: str, verbs: tuple[str, ...]) -> Edit | Skip:
     """'nicht' before the participle that closes a short main clause with a listed auxiliary ('Der Film wurde
     in Berlin nicht gezeigt.'); right after the auxiliary it would read as contrastive ('wurde nicht Farrell
     ... ernannt'). Longer middle fields, inverted subjects and subordinate clauses are skipped."""
-    m = re.search(r"(?<![\w'])(" + "|".join(verbs) + r")(?![\w'])", text)
+    m = _listed_verb(text, verbs)
     if not m:
         return Skip("no_finite_verb")
     following = re.match(r"\s+(\w+)", text[m.end():])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from tasks.edits import modifiers
-from tasks.edits.library import TYPES, Context, denial_gives_away, perturb, tense_with_past_date
+from tasks.edits.library import TYPES, Context, english_denial_gives_away, perturb, tense_with_past_date
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
@@ -65,7 +65,7 @@ def _foundation_edit(edits: dict, direction: str, type_: str, it: dict) -> Edit 
         return Skip("not_in_pawsx_edits")
     if type_ == "tense" and tense_with_past_date(edit, "en"):
         return Skip("tense_with_past_date")
-    given_away = type_ == "negation" and not edit.detail.startswith("remove:") and denial_gives_away(edit.good)
+    given_away = type_ == "negation" and english_denial_gives_away(edit)
     return Skip(given_away) if given_away else edit
 
 
