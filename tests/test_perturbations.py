@@ -78,7 +78,7 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     ("date", "Er ist alt.", "de", "no_candidate"),
     ("named-entity", "Han är glad.", "sv", "no_entity"),
     ("natural", "Anything at all.", "en", "needs_model_output"),
-    ("negation", "Das Haus, im Wald.", "de", "no_finite_verb"),
+    ("negation", "Das Haus im Wald.", "de", "no_finite_verb"),
     ("negation", "Im März wurde er in Berlin geehrt.", "de", "inverted_subject"),
     ("antonym", "The town was named after him and no longer exists .", "en", "no_candidate"),  # not 'wurde nicht er'
     ("antonym", "Le village n'est plus habité.", "fr", "no_candidate"),  # 'ne … plus', not 'n'est moins'
@@ -88,13 +88,22 @@ def test_inapplicable_types_skip_with_a_reason(type_, text, lang, reason):
     assert run(type_, text, lang) == Skip(reason)
 
 
-def test_french_plus_outside_ne_plus_is_an_antonym():
-    assert run("antonym", "Le village compte plus d'habitants.", "fr").bad == "Le village compte moins d'habitants."
+def test_degree_words_and_evaluations_are_no_antonyms():
+    # left out of the lexicons after the second blind review ('le moins talentueux', 'Vad mindre måste jag veta?')
+    assert run("antonym", "Le village compte plus d'habitants.", "fr") == Skip("no_candidate")
+    assert run("antonym", "Vad mer måste jag veta?", "sv") == Skip("no_candidate")
+    assert run("antonym", "Der Film war gut.", "de") == Skip("no_candidate")
+    assert run("antonym", "Le village compte un grand lac.", "fr").bad == "Le village compte un petit lac."
 
 
-def test_swedish_subordinate_clauses_put_negation_before_the_verb():
-    text = "Han frågade om jag hade haft tid."
-    assert run("negation", text, "sv").bad == "Han frågade om jag inte hade haft tid."
+def test_only_a_one_clause_sentence_gets_a_new_negation():
+    assert run("negation", "Han frågade om jag hade haft tid.", "sv") == Skip("denied_in_compound_sentence")
+    assert run("negation", "Le film a été coupé par Alena et produit par Andrei.", "fr") == Skip(
+        "denied_in_compound_sentence")
+    assert run("negation", "Han kan aldrig komma hem nu.", "sv").bad == "Han kan komma hem nu."  # a removal
+    assert run("negation", "Han har ingen bil men kan köra.", "sv") == Skip("denied_beside_contrast")
+    assert run("negation", "Jag har ingen bil hemma.", "sv") == Skip("second_negation")
+    assert run("negation", "Han kan köra bil.", "sv").bad == "Han kan inte köra bil."
 
 
 def test_negation_rules_remove_existing_negations():
@@ -190,6 +199,28 @@ def test_named_entities_keep_kind_and_genitive():
     assert result.bad == "The Rhine flows through Vienna ."
 
 
+@pytest.mark.parametrize("text,name,label,pool,expected", [
+    ("Siemens était le contractant, avec Fiat Ferroviaria comme sous-traitant.", "Ferroviaria", "PER",
+     {"PER": ["Herrera"]}, Skip("part_of_longer_name")),
+    ("Bayezid II married Gülbahar Hatun , mother of Selim .", "Hatun", "PERSON", {"PERSON": ["Hostens"]},
+     Skip("part_of_longer_name")),
+    ("David I. Walsh 's biographer writes that Walsh was gay .", "David I. Walsh", "PERSON",
+     {"PERSON": ["Mary Tosh"]}, Skip("name_repeated")),
+    ("Is a Mediterranean zone of safety possible ?", "Mediterranean", "LOC", {"LOC@a": ["Europe"]},
+     Skip("place_as_modifier")),
+    ("The EU should act in the Balkans .", "Balkans", "LOC", {"LOC@the": ["Europe"]}, Skip("no_same_kind")),
+    ("The EU should act in the Balkans .", "Balkans", "LOC", {"LOC@the": ["Europe", "Alps"]},
+     "The EU should act in the Alps ."),
+    ("In 1979 he reached a final in Atlanta , Johannesburg and Tel Aviv .", "Atlanta", "GPE", {"GPE@in": ["Houston"]},
+     "In 1979 he reached a final in Houston , Johannesburg and Tel Aviv ."),
+])
+def test_named_entity_swaps_leave_partial_repeated_and_article_bound_names(text, name, label, pool, expected):
+    start = text.index(name)
+    ctx = Context("fr" if label == "PER" else "en", random.Random("1"), None, [(start, start + len(name), label)], pool)
+    result = perturb("named-entity", text, ctx)
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
 def test_pools_hold_plausible_names_only():
     from tasks.hallucigen.entities import pool_of
 
@@ -281,7 +312,11 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("number", "Paragraphs 10 , 13 and 14 were adopted .", "en", Skip("no_candidate")),
     ("number", "He played games from round 1 to round 6 .", "en", Skip("no_candidate")),
     ("negation", "Han fick veta att den stora incidenten hade orsakats av ljudboom.", "sv",
-     "Han fick veta att den stora incidenten inte hade orsakats av ljudboom."),
+     Skip("denied_in_compound_sentence")),
+    ("negation", "The film was produced by Alena Kruchkova and cut by Andrei Litvinov .", "en",
+     Skip("denied_in_compound_sentence")),
+    ("negation", "Premalignant lesions are tissues in which cancer is likely to occur .", "en",
+     Skip("lexical_negation_reads_as_antonym")),  # judged an antonym ('likely' -> 'unlikely')
     ("negation", "Hur kan du veta det?", "sv", "Hur kan du inte veta det?"),
     ("negation", "Il y a un lac près de Beddgelert.", "fr", Skip("clitic_before_verb")),
     ("negation", "Llyn Dinas est un lac près de Beddgelert.", "fr", Skip("no_finite_verb")),  # no copula
