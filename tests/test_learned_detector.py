@@ -16,7 +16,9 @@ from tasks.errors import PipelineError
 def pairs(mirror, tmp_path_factory):
     from tasks.hallucigen.sources import load_models
 
-    params = {"seed": 13, "directions": ["en-fr", "fr-en"], "items_per_direction": 40,
+    # 80 items: since new negations need a one-clause sentence and antonyms left evaluations out, 40 items gave
+    # 211 pairs (valid loss 0.655, AUROC 0.72); 80 give 416 (0.638, 0.73)
+    params = {"seed": 13, "directions": ["en-fr", "fr-en"], "items_per_direction": 80,
               "types": ["addition", "named-entity", "number", "date", "gender", "pronoun", "antonym", "tense",
                         "negation"]}
     rows, stats = training_pairs(mirror, tmp_path_factory.mktemp("hallucigen"), params, load_models(["en", "fr"]))
@@ -44,7 +46,7 @@ def test_the_head_learns_well_below_ln2_and_scores_as_a_detector(pairs, tmp_path
     train, valid = split_by_item(rows, 0.25, 13)
     head, figures = train_head(train, valid, {"encoder": "e5", "c": 0.001, "seed": 13})
     assert figures["ln2"] == round(math.log(2), 4)
-    assert figures["valid_loss"] < math.log(2) - 0.05, figures  # 0.627 measured: below ln 2, not far below
+    assert figures["valid_loss"] < math.log(2) - 0.05, figures  # 0.638 measured: below ln 2, not far below
     assert figures["valid_auroc"] >= 0.7, figures
     save_head(head, tmp_path)
     detector = LearnedDetector("learned", str(tmp_path))
