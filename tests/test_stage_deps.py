@@ -34,7 +34,8 @@ def test_a_missing_data_file_or_folder_is_named(stages):
     detect, fetch = stages["detect"], stages["fetch"]
     assert problems(replace(detect, deps=tuple(d for d in detect.deps if not d.startswith("tasks/edits")))) == [
         "stage detect: deps miss tasks/edits/lexicon (the flow imports or reads it)",
-        "stage detect: deps miss tasks/edits/lexicons.py (the flow imports or reads it)"]
+        "stage detect: deps miss tasks/edits/lexicons.py (the flow imports or reads it)",
+        "stage detect: deps miss tasks/edits/names.py (the flow imports or reads it)"]
     assert problems(replace(fetch, deps=tuple(d for d in fetch.deps if d != "tasks/fetch/sources.yaml"))) == [
         "stage fetch: deps miss tasks/fetch/sources.yaml (the flow imports or reads it)"]
 

@@ -16,6 +16,7 @@ from tasks.edits import lexicons, modifiers, pronouns
 from tasks.edits.gender_de import gender_de
 from tasks.edits.gender_fr import gender_fr
 from tasks.edits.gender_sv import gender_sv
+from tasks.edits.names import spelling_variant
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span, swap_match
@@ -45,6 +46,7 @@ class Context:
     tag: Callable[[str], Doc] | None = None  # re-tags an edited sentence (en, fr)
     source: str = ""  # the source when it is in the same language (paraphrase)
     name_vectors: dict = field(default_factory=dict)  # name -> unit vector (entities.name_vectors)
+    own_modifiers: dict = field(default_factory=dict)  # modifiers.attested() of the item's own corpus sentences
 
 
 def _is_list_number(text: str, m: re.Match) -> bool:
@@ -71,7 +73,16 @@ def _is_day(text: str, m: re.Match, lang: str) -> bool:
 
 DECADE_WORDS = {"années", "jahre", "talet", "years"}
 ENUMERATION = re.compile(r":|[A-ZÀ-Þ][\w'-]*\s+(?:and|et|und|och|&)\s+[A-ZÀ-Þ]")
+ORDINAL = re.compile(r"first|second|third|\w+th|premier|première|seconde?|\w+ième|erste\w?"
+                     r"|(?:zwei|drit|vier|fünf|sechs|sieb|ach|neun|zehn)\w*te[nmrs]?"
+                     r"|första|andra|tredje|fjärde|femte|sjätte|sjunde|åttonde|nionde|tionde", re.IGNORECASE)
+# an ordinal after these names one of a group ('one of the first botanical collections'), and one before
+# 'of <number>' a place in a counted series ('the third of three hotels'): a changed rank reads as wrong
+GROUP_OF = re.compile(r"\b(?:one|some|many|among|l'une?|l’une?|parmi|einer|eine|eines|bland|en|ett)\s+"
+                      r"(?:of\s+)?(?:the|des|les|der|den|de)\s+$", re.IGNORECASE)
+DEFINITE_PLURAL = {"the", "les", "die", "de", "these", "ces", "diese", "dessa"}
 NUMBER_WORDS = {w for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("numbers", lang) for w in pair}
+CARDINALS = {w for w in NUMBER_WORDS if " " not in w and not ORDINAL.fullmatch(w)}
 
 
 def _counts_a_list(text: str, m: re.Match) -> bool:
@@ -98,29 +109,64 @@ def _is_era_year_or_placeholder(text: str, m: re.Match) -> bool:
 
 
 def _in_number_sequence(text: str, m: re.Match) -> bool:
-    """One of a run of numbers ('Paragraphs 10, 13 and 14', 'from round 1 to round 6'): a changed member
-    breaks its order or range."""
-    link = rf"\s*(?:{DAY_LINK}|from|de|von|från)?\s*(?:\w+\s+)?"
+    """One of a run of numbers ('Paragraphs 10, 13 and 14', 'from round 1 (Leeds) to round 6'): a changed
+    member breaks its order or range."""
+    aside = r"(?:\s*\([^()]*\))?"  # 'from round 1 ( Huddersfield Giants ) to round 5'
+    link = rf"{aside}\s*(?:{DAY_LINK}|from|de|von|från)?\s*(?:\w+\s+)?"
     return (re.match(rf"{link}\d", text[m.end():]) is not None
             or re.search(rf"\d{link}$", text[:m.start()]) is not None)
+
+
+TOTAL = re.compile(r"\b(?:total|totals|totalling|totaling|altogether|insgesamt|totalt|sammanlagt)\b", re.IGNORECASE)
+PERCENT = re.compile(r"\d\s?%|\b(?:per ?cent|pour ?cent|prozent|procent)\b", re.IGNORECASE)
+SUBSET = re.compile(r"\b(?:including|of whom|of which|among them|dont|davon|darunter|varav|bland dem)\b",
+                    re.IGNORECASE)
+
+
+def numbers_may_add_up(text: str, lang: str) -> bool:
+    """A sentence stating a total, two shares, three numbers in digits or words (years and days of the month
+    aside) or a part of a number ('trois enfants, dont deux filles'): a changed number may break a sum ('a total
+    of seventeen schools; eleven are private and six are public', shares that no longer make 100 %), a giveaway
+    on the blind review."""
+    counted = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_day(text, m, lang)]
+    words = [w for w in re.findall(r"\w+", text.lower()) if w in CARDINALS]
+    return (TOTAL.search(text) is not None or len(PERCENT.findall(text)) >= 2 or len(counted) + len(words) >= 3
+            or (SUBSET.search(text) is not None and len(counted) + len(words) >= 2))
+
+
+def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
+    """A number word a change keeps plausible: read as a number or adjective (with a Doc), not a count of a
+    list, not before another number, not a rank in a group or series, not a count standing for its noun."""
+    token = _token_at(doc, m.start()) if doc is not None else None
+    following = re.match(r"\W*(\w+)", text[m.end():])
+    before_number = following is not None and (following.group(1).isdigit()
+                                               or following.group(1).lower() in NUMBER_WORDS)
+    of_count = re.match(r"\s+(?:of|de|von|av)\s+(\w+)", text[m.end():])
+    ranked = ORDINAL.fullmatch(m.group(0)) and (GROUP_OF.search(text[:m.start()]) or of_count is not None and (
+        of_count.group(1).isdigit() or of_count.group(1).lower() in CARDINALS))
+    previous = re.search(r"(\w+)\s+$", text[:m.start()])
+    pronominal = (token is not None and previous is not None and previous.group(1).lower() in DEFINITE_PLURAL
+                  and (token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "ADJ", "PROPN")))
+    return not _counts_a_list(text, m) and not before_number and not ranked and not pronominal and (
+        token is None or token.pos_ in ("NUM", "ADJ", "DET"))
 
 
 def number(text: str, ctx: Context) -> Edit | Skip:
     """Change a number (not a year, a day of the month, a decade, a score, list numbering, one of a run of
     numbers, a count of the things named after it, or 1, whose noun is singular), keeping its digit count and
     separators and never making it 1; else a number word (with a Doc, one read as a number or adjective, not
-    'first' the adverb)."""
+    'first' the adverb, nor a word before another number: 'the first three hotels', nor a rank in a group or
+    series: 'one of the first', 'the third of three', nor a count standing for its noun: 'les deux ont').
+    Never where numbers may add up."""
+    if numbers_may_add_up(text, ctx.lang):
+        return Skip("numbers_may_add_up")
     matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
                and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)
                and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)
                and not _in_number_sequence(text, m)]
     if not matches:
-        def keep(m: re.Match) -> bool:
-            token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
-            return not _counts_a_list(text, m) and (token is None or token.pos_ in ("NUM", "ADJ", "DET"))
-
         return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.pairs("numbers", ctx.lang),
-                          "number", ctx.rng, keep=keep)
+                          "number", ctx.rng, keep=lambda m: _number_word_fits(text, m, ctx.doc))
     m = ctx.rng.choice(matches)
     digits = re.sub(r"\D", "", m.group(0))
     value = int(digits)
@@ -134,12 +180,21 @@ def number(text: str, ctx: Context) -> Edit | Skip:
     return replace_span(text, m.start(), m.end(), new, "number", f"{m.group(0)}->{new}")
 
 
+def year_shifts(text: str, m: re.Match) -> list[int]:
+    """Shifts of 1-10 for the year ``m`` that keep a past year past and its order with every other year of the
+    text ('In 1999 and 2003' never becomes 'In 1999 and 1997'); none for a year written twice."""
+    year = int(m.group(0))
+    others = [int(y.group(0)) for y in YEAR.finditer(text) if y.start() != m.start()]
+    return [d for d in range(-10, 11) if d and (year > LAST_PAST_YEAR or year + d <= LAST_PAST_YEAR)
+            and all((year + d > o) == (year > o) and (year + d < o) == (year < o) for o in others)]
+
+
 def date(text: str, ctx: Context) -> Edit | Skip:
-    """Shift a year by 1-10 or a day of the month by 1-3 (within 1-28), or change a month name, keeping the
-    format."""
+    """Shift a year by 1-10 (keeping its order with the text's other years) or a day of the month by 1-3
+    (within 1-28), or change a month name, keeping the format."""
     months = lexicons.words("months", ctx.lang)
     month_pat = lexicons.pattern("months", ctx.lang)
-    candidates = [("year", m) for m in YEAR.finditer(text)]
+    candidates = [("year", m) for m in YEAR.finditer(text) if year_shifts(text, m)]
     candidates += [("day", m) for m in NUMBER.finditer(text)
                    if len(m.group(0)) <= 2 and 1 <= int(m.group(0)) <= 31 and _is_day(text, m, ctx.lang)]
     candidates += [("month", m) for m in (month_pat.finditer(text) if month_pat else [])
@@ -148,9 +203,7 @@ def date(text: str, ctx: Context) -> Edit | Skip:
         return Skip("no_candidate")
     kind, m = ctx.rng.choice(candidates)
     if kind == "year":
-        year = int(m.group(0))
-        shifts = [d for d in range(-10, 11) if d and (year > LAST_PAST_YEAR or year + d <= LAST_PAST_YEAR)]
-        new = str(year + ctx.rng.choice(shifts))
+        new = str(int(m.group(0)) + ctx.rng.choice(year_shifts(text, m)))
     elif kind == "day":
         day = int(m.group(0))
         new = str(ctx.rng.choice([d for d in range(day - 3, day + 4) if d != day and 1 <= d <= 28]))
@@ -203,6 +256,8 @@ def name_elsewhere(text: str, start: int, end: int, name: str) -> bool:
     return bool(word.search(text[:start]) or word.search(text[end:]))
 
 
+CONTINENTS = {"Africa", "Afrika", "Afrique", "Europe", "Europa", "Asia", "Asien", "Asie", "America", "Amerika",
+              "Amérique", "Oceania", "Oceanien", "Ozeanien", "Océanie", "Antarctica", "Antarktis", "Antarctique"}
 ARTICLES = {"en": {"the", "a", "an"}}  # an English place after one of them is a special name
 PLACE_LABELS = {"GPE", "LOC"}
 NEAREST_NAMES = 2
@@ -223,8 +278,11 @@ def nearest(name: str, pool: list[str], vectors: dict) -> list[str]:
 def named_entity(text: str, ctx: Context) -> Edit | Skip:
     """Swap a named entity for one of the nearest (``ctx.name_vectors``) of the same label and kind from the
     corpus pool, with as many words as the original; a genitive -s is kept. A person of two or more words
-    keeps the first name (and with it the gender the sentence may show) and gets another surname; a person
-    named right after a gendered noun is left."""
+    keeps the first name (and with it the gender the sentence may show) and gets another surname, and so does a
+    lone name (a surname the corpus writes in a full name); a person named right after a gendered noun is left, and so
+    is a place named beside another place, which it may lie in or near ('born in Kent, England', 'northeast of
+    Los Angeles'); a name is never swapped for a spelling of itself ('McLennan' -> 'MacLennan'), nor a country
+    for a continent ('oavgjort mot England' -> 'mot Afrika')."""
     gendered = {w.lower() for row in lexicons.rows("gender", ctx.lang) for w in row}
     options, reasons = [], []
     for start, end, label in ctx.entities:
@@ -245,14 +303,19 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
         if label in PLACE_LABELS and article in ("a", "an"):
             reasons.append("place_as_modifier")  # 'a Mediterranean zone' -> 'a Europe zone'
             continue
+        if label in PLACE_LABELS and any(other in PLACE_LABELS and (s, e) != (start, end)
+                                         for s, e, other in ctx.entities):
+            reasons.append("place_beside_place")  # 'Kent, England' -> 'Connecticut, England'
+            continue
         pool = ctx.entity_pool.get(entity_kind(text, start, label), [])
-        if label in PERSON_LABELS and len(base.split()) > 1:
+        if label in PERSON_LABELS:  # a surname of a full name of the corpus ('Buccinidae', 'Cher' are none)
             start += len(base) - len(base.split()[-1])
             base = base.split()[-1]
             pool = sorted({p.split()[-1] for p in pool if len(p.split()) > 1 and len(p.split()[-1]) > 2})
         if label in PLACE_LABELS and article == "the":  # 'the Balkans' -> 'the Alps', not 'the Europe'
             pool = [p for p in pool if p.endswith("s") == base.endswith("s")]
         pool = [p for p in pool if p not in (base, span) and p not in text and len(p.split()) == len(base.split())
+                and not spelling_variant(p, base) and (p in CONTINENTS) == (base in CONTINENTS)
                 and p.isupper() == base.isupper() and not (is_gen and p.endswith(("s", "x", "z")))]
         if not pool:
             reasons.append("no_same_kind")
@@ -363,9 +426,8 @@ def pronoun(text: str, ctx: Context) -> Edit | Skip:
     return _swap(text, ctx, fitting, "pronoun") if fitting else Skip(problems[0])
 
 
-# a word after these is no antonym use ('named after', 'no longer')
-ANTONYM_FIXED = {"en": {"after": {"named", "called", "renamed"}, "before": {"named", "called", "renamed"},
-                        "longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"},
+# a word after these is no antonym use ('no longer', 'more or less')
+ANTONYM_FIXED = {"en": {"longer": {"no", "any"}, "less": {"more", "or"}, "more": {"once", "or"},
                         "old": {"years", "year", "months", "days"}},
                  "fr": {"plus": {"ne", "n'", "non"}}, "de": {"mehr": {"nicht", "kein", "keine"}},
                  "sv": {"mer": {"inte", "aldrig"}}}
@@ -388,15 +450,21 @@ def in_name(text: str, m: re.Match, ctx: Context) -> bool:
     return not initial or re.match(r"\s+[A-ZÀ-ÞÅÄÖ]", text[m.end():]) is not None
 
 
-ANTONYM_NOUNS = {"en": {"beginning", "end", "success", "failure", "victory", "defeat", "friend", "enemy", "import",
-                        "export"}}  # swapped only where the word is a noun
+# swapped only where the word is a noun
+ANTONYM_NOUNS = {"en": {"beginning", "end", "victory", "defeat", "friend", "enemy", "import", "export"}}
+
+
+SCORE = re.compile(r"(?<![\d.])\d{1,2}\s*(?::|–|--|-)\s*\d{1,2}(?![\d.])")
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
-    """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('named after',
-    'no longer', "n'est plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where
-    the antonym is already in the text, and with a Doc not a particle ('come back') nor a listed noun used as
-    a verb ('to defeat')."""
+    """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('no longer', "n'est
+    plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where the antonym or either
+    word's five-letter stem is elsewhere in the text ('öppnar ... öppna'), not in a sentence with a score ('won
+    4:2' -> 'lost 4:2'), and with a Doc not a particle ('come back') nor a listed noun used as a verb ('to
+    defeat')."""
+    if SCORE.search(text):
+        return Skip("score_in_sentence")
     fixed = ANTONYM_FIXED.get(ctx.lang, {})
     window = ANTONYM_FIXED_WINDOW.get(ctx.lang, 1)
     table = lexicons.pairs("antonym", ctx.lang)
@@ -405,6 +473,9 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
     def keep(m: re.Match) -> bool:
         if table[m.group(0).lower()] in words:
             return False  # 'eleven are private and six are public' -> 'eleven are public and six are public'
+        stems = tuple({w[:5] for w in (m.group(0).lower(), table[m.group(0).lower()])})
+        if any(w.group(0).lower().startswith(stems) for w in re.finditer(r"\w+", text) if w.start() != m.start()):
+            return False  # 'I open Qarth ... which I forced to open' -> 'I close Qarth ... to open'
         previous = re.findall(r"\w+'?", text[:m.start()])[-window:]
         if fixed.get(m.group(0).lower(), set()) & {w.lower() for w in previous}:
             return False
@@ -454,10 +525,10 @@ def _modifier_edit(text: str, lang: str, position: str, det: re.Match, noun: re.
 
 def addition(text: str, ctx: Context) -> Edit | Skip:
     """Insert a modifier the corpus attests with this very determiner and noun (tasks/edits/modifiers.py):
-    'the album' -> 'the seventh album', 'une moyenne' -> 'une moyenne variable'. With a Doc (en, fr) the
+    'the album' -> 'the seventh album', 'une moyenne' -> 'une moyenne pondérée'. With a Doc (en, fr) the
     words must be a noun and its determiner (not a noun modifying another: 'the family edition'), and
     re-tagging the edited sentence (``ctx.tag``) must read the new word as an adjective or a number."""
-    options = modifiers.insertions(text, ctx.lang, ctx.modifiers, ctx.source)
+    options = modifiers.insertions(text, ctx.lang, ctx.modifiers, ctx.source, ctx.own_modifiers)
     if not options:
         return Skip("no_attested_modifier")
     if ctx.doc is not None and ctx.lang in NOUN_TAGS:
@@ -478,10 +549,30 @@ def addition(text: str, ctx: Context) -> Edit | Skip:
     return Skip("modifier_not_adjective")
 
 
+CENTURY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th|e|er|\.)?\s+(?:century|centuries|siècles?|Jahrhunderts?)\b"
+                     r"|\b[IVXL]+e\s+siècle", re.IGNORECASE)
+# A tense edit in a sentence with 'so far' clashes with it; 'formula' marks PAWS-X's placeholders of a
+# definition, which is timeless: both read as wrong without the source.
+SO_FAR = re.compile(r"\b(?:so far|thus far|to date|until now|up to now|jusqu'ici|jusqu'à présent|bisher|bislang|"
+                    r"hittills)\b", re.IGNORECASE)
+FORMULA = re.compile(r"\b(?:formula|formule|formel)\b", re.IGNORECASE)
+# What a thing is named after holds in any tense: 'is named after' -> 'was named after' changes nothing.
+NAMING = re.compile(r"\b(?:named|called)\s+(?:after|for)\b|\bnommée?s?\s+(?:d'après|d’après|en l'honneur)|\bbenannt\b"
+                    r"|\buppkallad", re.IGNORECASE)
+
+
+def timeless_or_bounded(text: str) -> str | None:
+    """Why no tense edit suits ``text`` whatever its verb: 'so far', a formula, a naming (see above)."""
+    for reason, pattern in (("so_far", SO_FAR), ("formula_definition", FORMULA), ("naming_fact", NAMING)):
+        if pattern.search(text):
+            return reason
+    return None
+
+
 def tense_with_past_date(edit: Edit, lang: str) -> bool:
-    """A tense edit that puts a present or a future next to a year long past ('In 1924 he is', 'will ... in
-    1524'): visibly wrong without the source."""
-    if not any(int(y) <= LAST_PAST_YEAR for y in YEAR.findall(edit.bad)):
+    """A tense edit that puts a present or a future next to a year or century long past ('In 1924 he is',
+    'will ... in 1524', 'rules Mali from the 12th century'): visibly wrong without the source."""
+    if not any(int(y) <= LAST_PAST_YEAR for y in YEAR.findall(edit.bad)) and not CENTURY.search(edit.bad):
         return False
     presents = {a.lower() for a, _ in lexicons.rows("tense", lang)}  # the lists' first column: present forms
     return bool(FUTURE.search(edit.target)) or edit.detail.endswith("->present") or edit.target.lower() in presents
@@ -489,7 +580,11 @@ def tense_with_past_date(edit: Edit, lang: str) -> bool:
 
 def tense(text: str, ctx: Context) -> Edit | Skip:
     """English: the verb-group tense edit of the foundation stage, not on a hedge verb (say, seem, ...);
-    others: auxiliary and verb swaps. No present or future next to an explicit past year."""
+    others: auxiliary and verb swaps. No present or future next to an explicit past year, and none in a
+    sentence saying 'so far', defining a formula or saying what a thing is named after."""
+    reason = timeless_or_bounded(text)
+    if reason:
+        return Skip(reason)
     if ctx.lang == "en":
         if ctx.doc is None:
             return Skip("needs_doc")
@@ -671,15 +766,49 @@ PERTURBATIONS = {"addition": addition, "named-entity": named_entity, "number": n
                  "negation": negation, "natural": natural}
 
 
+def english_article(edit: Edit) -> Edit:
+    """``edit`` with an English 'a'/'an' right before its span following the new first sound ('an early
+    member' -> 'a late member')."""
+    m = re.search(r"(?<!\w)(an?)\s+$", edit.good[:edit.start], re.IGNORECASE)
+    if m is None or not edit.target[:1].isalpha():
+        return edit
+    article = match_case(m.group(1), "an" if edit.target[0].lower() in "aeiou" else "a")
+    if article == m.group(1):
+        return edit
+    return replace_span(edit.good, m.start(1), edit.start + len(edit.source),
+                        article + edit.good[m.end(1):edit.start] + edit.target, edit.type, edit.detail)
+
+
+WORD_TYPES = {"addition", "antonym", "gender", "named-entity", "number"}  # the new words are the content
+
+
+def new_word_elsewhere(edit: Edit) -> bool:
+    """A new word of the edit (four letters or more, pronouns aside; from six letters on, its five-letter
+    stem) already stands elsewhere in the sentence: 'seine Mutter starb ... und seine Mutter', 'die Anzahl
+    der gemeldeten Brände, die ... gemeldet wurden', 'trois enfants, dont trois filles' reads as a
+    contradiction or a repetition."""
+    before = {w.lower() for w in re.findall(r"\w+", edit.source)}
+    new = [w.lower() for w in re.findall(r"\w+", edit.target)
+           if w.lower() not in before and len(w) >= 4 and w.lower() not in GENDERED_PRONOUNS]
+    outside = edit.good[:edit.start] + " " + edit.good[edit.start + len(edit.source):]
+    rest = [w.lower() for w in re.findall(r"\w+", outside)]
+    return any(o.startswith(w[:5]) if len(w) >= 6 else o == w for w in new for o in rest)
+
+
 def perturb(type_: str, text: str, ctx: Context) -> Edit | Skip:
-    """Apply the perturbation of ``type_``; the result passes the span checks or becomes a Skip."""
+    """Apply the perturbation of ``type_``; English a/an follows a new first word; the result passes the span
+    checks, and a content edit brings no word the rest of the sentence already has, or it becomes a Skip."""
     from tasks.edits.checks import check_span
 
     if type_ not in PERTURBATIONS:
         raise ValueError(f"unknown hallucination type {type_!r}; known: {TYPES}")
     result = PERTURBATIONS[type_](text, ctx)
+    if isinstance(result, Edit) and ctx.lang == "en":
+        result = english_article(result)
     if isinstance(result, Edit):
         failure = check_span(result)
         if failure:
             return Skip(failure)
+        if type_ in WORD_TYPES and new_word_elsewhere(result):
+            return Skip("new_word_elsewhere")
     return result

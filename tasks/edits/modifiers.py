@@ -1,6 +1,6 @@
 """Attested modifiers for additions: the words a corpus of the language puts between a determiner and a noun
 ('the album' -> 'the seventh album', 'ein Nebenfluss' -> 'ein linker Nebenfluss', 'en man' -> 'en ung man') or,
-in French, right after the noun ('une moyenne' -> 'une moyenne variable'). A word is offered only for the exact
+in French, right after the noun ('une moyenne' -> 'une moyenne pondérée'). A word is offered only for the exact
 determiner and noun form it was seen with, so its inflection and agreement are the corpus's, not a rule's."""
 from __future__ import annotations
 
@@ -41,16 +41,33 @@ DE_STOP_STEMS = ("ander", "gleich", "selb", "beid", "folgend", "jeweilig", "soge
                  "viel", "wenig", "weiter", "verschieden", "eigen", "solch", "gesamt", "bestimmt", "sonstig", "übrig",
                  "obig", "genannt", "besagt", "erst", "zweit", "dritt", "letzt", "nächst", "benachbart", "wahr")
 DE_ENDINGS = ("e", "en", "er", "es", "em")
-# Nouns of set phrases a modifier would break ('at the time of', 'mit der Zeit', 'in der Regel', 'à la fois').
+# Nouns of set phrases a modifier would break ('at the time of', 'mit der Zeit', 'in der Regel', 'à la fois'),
+# and quantity nouns, which a modifier turns odd ('ett inspirerande par saker').
 NOUN_STOP = {
     "en": {"time", "way", "end", "case", "fact", "rest", "lot", "kind", "sort", "part", "number", "course", "top",
-           "bottom", "side", "beginning", "middle", "past", "future", "present", "meantime", "while", "same"},
+           "bottom", "side", "beginning", "middle", "past", "future", "present", "meantime", "while", "same",
+           "couple", "pair", "handful", "amount"},
     "de": {"Zeit", "Regel", "Tat", "Lage", "Folge", "Hand", "Weise", "Art", "Rolle", "Nähe", "Mitte", "Ende",
-           "Anfang", "Beginn", "Zukunft", "Vergangenheit", "Zusammenhang", "Lauf", "Laufe"},
+           "Anfang", "Beginn", "Zukunft", "Vergangenheit", "Zusammenhang", "Lauf", "Laufe", "Paar", "Anzahl",
+           "Reihe", "Menge"},
     "fr": {"fois", "cas", "fait", "reste", "fin", "début", "milieu", "suite", "part", "façon", "manière", "sorte",
-           "moment", "cours", "lieu", "bord", "côté", "tour", "temps"},
-    "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit"},
+           "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
+    "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
+# Classifying (relational) and modal adjectives: a class or a possibility the source lacks reads as glued on
+# ('the political committee', 'un village civil', 'des produits pharmaceutiques', 'une moyenne pondérée' on the
+# blind review), where a size, a side or an age ('a short film', 'ein linker Nebenfluss') does not. Matched as
+# endings on a stem of three or more letters ('smal' and 'bel' stay); the words listed were judged glued on too.
+RELATIONAL_ENDINGS = {
+    "en": ("al", "ic", "ical", "ary", "able", "ible"),
+    "fr": ("ique", "iques", "al", "ale", "ales", "aux", "el", "elle", "els", "elles", "aire", "aires", "able",
+           "ables", "ible", "ibles", "èrent", "irent", "urent", "aient"),  # the last four: verbs after a noun
+    "de": ("isch", "ische", "ischen", "ischer", "isches", "ischem", "ale", "alen", "aler", "ales", "alem", "elle",
+           "ellen", "eller", "elles", "ellem", "bare", "baren", "barer", "bares", "barem"),
+    "sv": ("isk", "iska", "iskt", "ell", "ella", "ellt", "al", "ala", "alt", "bar", "bara", "bart"),
+}
+GLUED_ON = {"en": {"civil", "wrong", "illegitimate"}, "fr": {"sonore", "sonores"},
+            "de": set(), "sv": set()}
 # Seen at least this often; a French modifier after the noun twice (a verb there tags as an adjective too often).
 MIN_COUNT = {"en": 2, "fr": 1, "de": 2, "sv": 2}
 WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -58,6 +75,9 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 def _is_modifier(word: str, lang: str) -> bool:
     if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()) or word in ORDINAL_OR_DEICTIC.get(lang, ()):
+        return False
+    if word in GLUED_ON.get(lang, ()) or any(word.endswith(e) and len(word) - len(e) >= 3
+                                            for e in RELATIONAL_ENDINGS.get(lang, ())):
         return False
     if lang == "de":
         return word.endswith(DE_ENDINGS) and not word.startswith(DE_STOP_STEMS)
@@ -98,12 +118,16 @@ def attested(texts: list[str], lang: str) -> dict[str, dict[str, dict[str, int]]
             "post": {k: dict(sorted(v.items())) for k, v in sorted(post.items())}}
 
 
-def insertions(text: str, lang: str, table: dict, source: str = "") -> list[tuple[str, re.Match, re.Match, str]]:
+def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dict | None = None
+               ) -> list[tuple[str, re.Match, re.Match, str]]:
     """Every attested (position, determiner, noun, modifier) for ``text``: "pre" between the two, "post" after
     the noun; never a word the text or its same-language ``source`` already has (a paraphrase's source
-    saying 'a young man' makes 'young' no hallucination), nor a noun of a set phrase or one a name follows."""
+    saying 'a young man' makes 'young' no hallucination), nor a noun of a set phrase or one a name follows.
+    ``exclude`` (attested() of the item's own sentences) is taken off the counts: an item never attests its
+    own modifier."""
     if not table:
         return []
+    exclude = exclude or {}
     w = list(WORD.finditer(text))
     present = {m.group(0).lower() for m in w} | {m.group(0).lower() for m in WORD.finditer(source)}
     options = []
@@ -116,7 +140,9 @@ def insertions(text: str, lang: str, table: dict, source: str = "") -> list[tupl
         compound = c is not None and (c.group(0).lower() in ("de", "du", "des")  # 'ligne de flottaison'
                                       or c.group(0).lower().startswith(("d'", "d’")))
         for position in ("pre",) if compound else ("pre", "post"):
+            own = exclude.get(position, {}).get(key, {})
             for word, n in table.get(position, {}).get(key, {}).items():
+                n -= own.get(word, 0)
                 least = max(2, MIN_COUNT.get(lang, 1)) if position == "post" else MIN_COUNT.get(lang, 1)
                 if n >= least and word.lower() not in present and b.group(0) not in NOUN_STOP.get(lang, ()):
                     options.append((position, a, b, word))

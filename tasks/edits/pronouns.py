@@ -30,6 +30,9 @@ OBJECTS = {"en": {"me", "us", "him", "them", "her"}, "fr": {"moi", "nous", "lui"
 SUBJECTS = {"en": {"i", "we", "he", "she", "they"}, "fr": {"je", "j'", "nous", "il", "elle", "ils", "elles"},
             "de": {"ich", "wir", "er"}, "sv": {"jag", "vi", "han", "hon", "de"}}
 WORD = re.compile(r"\w+'|\w+")
+# a gendered pronoun before these meets the name's own gender ('Jag heter Clementine' -> 'Han heter Clementine')
+GENDERED = {"he", "she", "il", "elle", "er", "han", "hon"}
+NAMING_VERBS = {"heter", "hette", "heiße", "heißt", "hieß", "heisst"}
 
 
 def person(word: str, lang: str) -> int | None:
@@ -42,8 +45,12 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     person, or None: another pronoun of the old person is left (the referent is still mentioned, 'he ... my
     papers'), the text never speaks in the new first or second person ('survived by my wife', and at the
     opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; the blind review
-    rejected every such edit), or an object would need to be reflexive ('we voted for us')."""
+    rejected every such edit), an object would need to be reflexive ('we voted for us'), or a gendered
+    pronoun would name someone whose name may say otherwise ('Han heter Clementine')."""
     old_person, new_person = person(text[start:end], lang), person(new, lang)
+    following = re.match(r"\s+(\w+)", text[end:])
+    if new.lower() in GENDERED and following is not None and following.group(1).lower() in NAMING_VERBS:
+        return "gendered_before_name"
     others = [m.group(0).lower() for m in WORD.finditer(text) if not (start <= m.start() < end)]
     if any(person(w, lang) == old_person for w in others):
         return "person_still_mentioned"

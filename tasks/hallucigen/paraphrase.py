@@ -14,7 +14,7 @@ from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
 from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
-from tasks.hallucigen.consistency import HALLUCINATION_CHECKS, faithfulness_failures, one_side_adds
+from tasks.hallucigen.consistency import degenerate, faithfulness_failures, one_side_adds
 from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate
 from tasks.io import is_blank, read_records
@@ -83,8 +83,10 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
     """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
     polarity, little content added or dropped, encoder similarity with the source at least
     ``min_encoder_similarity['en']``; not labelled Hallucination) the most similar one, else the source
-    itself; and the first paraphrase that hallucinates (fails a HALLUCINATION_CHECKS check, or is labelled
-    so) as the natural hyp-. Also how many candidates each check removed (a candidate can fail several)."""
+    itself; and the first paraphrase SHROOM's annotators labelled Hallucination (by majority) that is no
+    degenerate loop as the natural hyp-. Unlabelled paraphrases that fail the checks are no natural hyp-: on
+    three blind reviews all 15 such rows were rewordings, summaries or expansions of an acronym ('the EU' for
+    'the Union'). Also how many candidates each check removed (a candidate can fail several)."""
     verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
     sims = encoder_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
                                 params["encoder"])
@@ -99,7 +101,7 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
             removed.update(failed + (["labelled_hallucination"] if labelled else []))
             if not failed and not labelled:
                 faithful.append(h)
-            elif natural is None and (labelled or HALLUCINATION_CHECKS & set(failed)):
+            elif natural is None and labelled and not degenerate(h["hyp"]):
                 natural = {**h, "failed": failed}
         good = max(faithful, key=lambda h: sims[(src, h["hyp"])], default=None)  # first of equals
         goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
@@ -140,7 +142,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                     applicability[type_].reject("no_failing_shroom_hypothesis")
                     continue
                 row = {**base, "hyp_bad": natural["hyp"], "type": "natural", "edit_from": None, "edit_to": None,
-                       "edit_start": None, "edit_detail": "shroom:" + ",".join(natural["failed"] or ["labelled"]),
+                       "edit_start": None, "edit_detail": "shroom:" + ",".join(["labelled"] + natural["failed"]),
                        "origin": natural["origin"]}
             else:
                 ctx = Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents, entity_pool,

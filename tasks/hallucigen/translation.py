@@ -14,7 +14,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from tasks.edits import modifiers
-from tasks.edits.library import TYPES, Context, english_denial_gives_away, perturb, tense_with_past_date
+from tasks.edits.library import (
+    TYPES,
+    Context,
+    english_denial_gives_away,
+    perturb,
+    tense_with_past_date,
+    timeless_or_bounded,
+)
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
@@ -63,6 +70,8 @@ def _foundation_edit(edits: dict, direction: str, type_: str, it: dict) -> Edit 
     edit = edits.get((direction, type_, it["key"]))
     if edit is None or edit.good != it["en"]:
         return Skip("not_in_pawsx_edits")
+    if type_ == "tense" and timeless_or_bounded(edit.good):
+        return Skip(timeless_or_bounded(edit.good))
     if type_ == "tense" and tense_with_past_date(edit, "en"):
         return Skip("tense_with_past_date")
     given_away = type_ == "negation" and english_denial_gives_away(edit)
@@ -74,7 +83,7 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
                          ) -> tuple[dict[str, list[Candidate]], dict[str, Tally]]:
     """Perturb the target side of up to params['pool_per_direction'] seeded-random items with every type
     (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given; additions: the
-    modifiers ``corpus`` sentences of the target language attest, the sampled items' own excepted). With
+    modifiers ``corpus`` sentences of the target language attest, the item's own excepted). With
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
     'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither)."""
     corpus = corpus or {}
@@ -93,18 +102,22 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     pool = pool_of(list(zip(targets, spans)), tgt_lang)
     vectors = (name_vectors(name_forms(list(zip(targets, spans)), pool), params["entity_encoder"])
                if params.get("entity_encoder") else {})
-    sampled = {it["key"] for it in sample}  # the modifiers come from the other PAWS-X items
-    attested = modifiers.attested([t for key, t in corpus.get(tgt_lang, []) if key not in sampled], tgt_lang)
+    attested = modifiers.attested([t for _, t in corpus.get(tgt_lang, [])], tgt_lang)
+    own_sentences = defaultdict(list)  # an item's own sentences never attest its modifier
+    for key, t in corpus.get(tgt_lang, []):
+        own_sentences[key].append(t)
     tag = tagger_of(nlp[tgt_lang]) if tgt_lang in nlp else None
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
+        own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
         for type_ in [t for t in TYPES if t in params["types"]]:
             if edits is not None and tgt_lang == "en" and type_ in FOUNDATION_TYPES:
                 result = _foundation_edit(edits, direction, type_, it)
             else:
                 ctx = Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"), doc, ents,
-                              pool, attested, tag, name_vectors=vectors)
+                              pool, attested, tag, name_vectors=vectors,
+                              own_modifiers=own)
                 result = perturb(type_, text, ctx)
             if not isinstance(result, Edit):
                 tallies[type_].reject(result.reason)
