@@ -499,6 +499,10 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
     ("tense", "The town is named after him .", "en", [], {}, Skip("naming_fact")),
     ("antonym", "Sie gewann das Finale mit 4:2 .", "de", [], {}, Skip("score_in_sentence")),
     ("pronoun", "Jag heter Clementine.", "sv", [], {}, Skip("gendered_before_name")),
+    ("negation", "Var kommer du ifrån?", "sv", [], {}, Skip("denied_question")),
+    ("conversion", "Comme les autres Opel, le 2 litres a été conçu en Amérique.", "fr", [], {}, Skip("no_candidate")),
+    ("named-entity", "Joe R. Campa Jr. was elected .", "en", [(0, 16, "PERSON")], {"PERSON": ["Ann Kid"]},
+     Skip("name_suffix")),
     ("named-entity", "Brasilien spelade oavgjort mot England .", "sv", [(31, 38, "NAME")],
      {"NAME@mot": ["Afrika"]}, Skip("no_same_kind")),  # a country is not swapped for a continent
 ])
@@ -538,6 +542,16 @@ def test_quantity_nouns_get_no_modifier():
                       "Ett inspirerande tal."], "sv")
     assert [o[3] for o in insertions("Ett par saker att tänka på:", "sv", table)] == []
     assert [o[3] for o in insertions("Ett tal att tänka på:", "sv", table)] == ["inspirerande"]
+
+
+def test_nationality_adjectives_are_never_added():
+    from tasks.edits.modifiers import attested
+
+    table = attested(["Le championnat écossais.", "Le championnat écossais.", "Le championnat féminin.",
+                      "Le championnat féminin."], "fr")
+    assert {w for words in table["post"].values() for w in words} == {"féminin"}
+    table = attested(["Ett svenskt lag.", "Ett svenskt lag.", "Ett starkt lag.", "Ett starkt lag."], "sv")
+    assert {w for words in table["pre"].values() for w in words} == {"starkt"}
 
 
 def test_an_item_never_attests_its_own_modifier():

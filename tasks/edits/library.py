@@ -258,6 +258,7 @@ def name_elsewhere(text: str, start: int, end: int, name: str) -> bool:
 
 CONTINENTS = {"Africa", "Afrika", "Afrique", "Europe", "Europa", "Asia", "Asien", "Asie", "America", "Amerika",
               "Amérique", "Oceania", "Oceanien", "Ozeanien", "Océanie", "Antarctica", "Antarktis", "Antarctique"}
+NAME_SUFFIXES = {"JR", "SR", "II", "III", "IV", "JUN", "SEN"}
 ARTICLES = {"en": {"the", "a", "an"}}  # an English place after one of them is a special name
 PLACE_LABELS = {"GPE", "LOC"}
 NEAREST_NAMES = 2
@@ -308,6 +309,9 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
             reasons.append("place_beside_place")  # 'Kent, England' -> 'Connecticut, England'
             continue
         pool = ctx.entity_pool.get(entity_kind(text, start, label), [])
+        if label in PERSON_LABELS and base.split()[-1].rstrip(".").upper() in NAME_SUFFIXES:
+            reasons.append("name_suffix")  # 'Joe R. Campa Jr.' -> 'Joe R. Campa Kid'
+            continue
         if label in PERSON_LABELS:  # a surname of a full name of the corpus ('Buccinidae', 'Cher' are none)
             start += len(base) - len(base.split()[-1])
             base = base.split()[-1]
@@ -332,10 +336,15 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
     return replace_span(text, start, end, new, "named-entity", f"{label}:{text[start:end]}->{new}")
 
 
+# an article right before the number makes number and unit a name ('the 2-liter', 'le 2 litres' of a car model)
+MODEL_NAME = re.compile(r"\b(?:the|le|la|l'|der|die|das|den|dem)\s*\d(?:[.,]\d+)*\s?-?$", re.IGNORECASE)
+
+
 def conversion(text: str, ctx: Context) -> Edit | Skip:
     """Change a unit written exactly as listed right after a number, without converting the value (km ->
-    miles, °C -> °F, ...): '25 km', '3,5 m'; not 'En 1914, M.'. A sentence naming two units ('5 miles
-    (8 km)') is left: one unit changed beside the other reads as a mix-up, not as a fact."""
+    miles, °C -> °F, ...): '25 km', '3,5 m'; not 'En 1914, M.', nor a model name ('the 2-liter'). A sentence
+    naming two units ('5 miles (8 km)') is left: one unit changed beside the other reads as a mix-up, not as a
+    fact."""
     units = {a for a, _ in lexicons.rows("units", ctx.lang)}
     every = {w for row in lexicons.rows("units", ctx.lang) for w in row}
     named = [w for w in re.findall(r"[^\s\d(),;.]+", text) if w in every]
@@ -343,7 +352,8 @@ def conversion(text: str, ctx: Context) -> Edit | Skip:
         return Skip("several_units")
     return swap_match(text, lexicons.pattern("units", ctx.lang), lexicons.pairs("units", ctx.lang), "conversion",
                       ctx.rng, keep=lambda m: m.group(0) in units
-                      and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None)
+                      and re.search(r"\d(?:[.,]\d+)*\s?$", text[:m.start()]) is not None
+                      and MODEL_NAME.search(text[:m.start()]) is None)
 
 
 TITLES = {"mr", "mr.", "mrs", "mrs.", "sir", "madam"}
@@ -451,7 +461,7 @@ def in_name(text: str, m: re.Match, ctx: Context) -> bool:
 
 
 # swapped only where the word is a noun
-ANTONYM_NOUNS = {"en": {"beginning", "end", "victory", "defeat", "friend", "enemy", "import", "export"}}
+ANTONYM_NOUNS = {"en": {"victory", "defeat", "friend", "enemy", "import", "export"}}
 
 
 SCORE = re.compile(r"(?<![\d.])\d{1,2}\s*(?::|–|--|-)\s*\d{1,2}(?![\d.])")
@@ -486,7 +496,7 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
             return False
         token = _token_at(ctx.doc, m.start()) if ctx.doc is not None else None
         if token is not None and m.group(0).lower() in ANTONYM_NOUNS.get(ctx.lang, ()) and token.pos_ != "NOUN":
-            return False  # 'in order to defeat' -> 'to victory', 'Beginning in 1830' -> 'End in 1830'
+            return False  # 'in order to defeat' -> 'to victory'
         return token is None or token.tag_ != "RP"
 
     return swap_match(text, lexicons.pattern("antonym", ctx.lang), table, "antonym", ctx.rng, keep=keep)
@@ -659,6 +669,12 @@ OTHER_NEGATION = re.compile(r"n't\b|\b(?:no|not|never|nothing|nobody|none|neithe
                             r"ni|kein\w*|nie|niemand|nichts|ingen|inget|inga|aldrig|ingenting)\b", re.IGNORECASE)
 
 
+# Asking for a place, time, person or thing: negated, such a question reads as nonsense ('Where don't you come
+# from?'); how and why questions take a negation ('How can you not know?').
+WH_QUESTION = re.compile(r"\s*(?:where|when|who|what|which|var|vart|när|vem|vad|vilken|vilket|vilka|wo|wann|wer|was|"
+                         r"welche\w*|où|quand|qui|que|quel\w*)\b", re.IGNORECASE)
+
+
 def denial_gives_away(text: str) -> str | None:
     """Why a new negation of ``text`` would read as false without the source, or None. On the first blind
     review a denied dated or counted fact ('was not founded in 1911 with 10 pupils'), a denied list and a
@@ -669,6 +685,8 @@ def denial_gives_away(text: str) -> str | None:
     negation ('cannot no longer'). Only a one-clause sentence is denied (of those 18, 1 kept, valid)."""
     if re.search(r"\d", text):
         return "denied_dated_fact"
+    if text.rstrip().endswith("?") and WH_QUESTION.match(text):
+        return "denied_question"  # 'Var kommer du inte ifrån?'; 'Hur kan du inte veta det?' is idiomatic
     if re.search(r"[:;]", text) or text.count(",") >= 3:
         return "denied_list"
     if CONTRAST.search(text):

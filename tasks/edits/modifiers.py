@@ -68,6 +68,22 @@ RELATIONAL_ENDINGS = {
 }
 GLUED_ON = {"en": {"civil", "wrong", "illegitimate"}, "fr": {"sonore", "sonores"},
             "de": set(), "sv": set()}
+# Nationality adjectives (stems; English writes them capitalised, which no modifier is): a nationality the source
+# lacks clashes with the places the sentence names ('le championnat suédois ... le championnat écossais', 'des
+# femmes iraniennes ... du Suriname' on the blind review).
+NATIONALITY = {
+    "fr": ("français", "anglais", "allemand", "italien", "espagnol", "américain", "iranien", "écossais", "irlandais",
+           "russe", "chinois", "japonais", "canadien", "suédois", "norvégien", "danois", "néerlandais", "belge",
+           "suisse", "portugais", "polonais", "grec", "turc", "indien", "australien", "mexicain", "brésilien",
+           "européen", "africain", "asiatique", "arabe", "gallois", "autrichien", "hongrois", "roumain",
+           "finlandais", "israélien", "égyptien", "coréen", "romain", "catalan", "basque", "breton", "québécois"),
+    "de": ("deutsch", "englisch", "französisch", "italienisch", "spanisch", "amerikanisch", "russisch", "chinesisch",
+           "japanisch", "britisch", "schottisch", "irisch", "schwedisch", "österreichisch", "schweizer", "polnisch",
+           "griechisch", "türkisch", "indisch", "europäisch", "afrikanisch", "asiatisch", "arabisch", "römisch"),
+    "sv": ("svensk", "engelsk", "tysk", "fransk", "dansk", "norsk", "finsk", "rysk", "amerikansk", "brittisk",
+           "europeisk", "afrikansk", "asiatisk", "kinesisk", "japansk", "italiensk", "spansk", "skotsk", "irländsk",
+           "isländsk", "polsk", "grekisk", "turkisk", "indisk", "arabisk"),
+}
 # Seen at least this often; a French modifier after the noun twice (a verb there tags as an adjective too often).
 MIN_COUNT = {"en": 2, "fr": 1, "de": 2, "sv": 2}
 WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -76,8 +92,8 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def _is_modifier(word: str, lang: str) -> bool:
     if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()) or word in ORDINAL_OR_DEICTIC.get(lang, ()):
         return False
-    if word in GLUED_ON.get(lang, ()) or any(word.endswith(e) and len(word) - len(e) >= 3
-                                            for e in RELATIONAL_ENDINGS.get(lang, ())):
+    if word in GLUED_ON.get(lang, ()) or word.startswith(NATIONALITY.get(lang, ())) or any(
+            word.endswith(e) and len(word) - len(e) >= 3 for e in RELATIONAL_ENDINGS.get(lang, ())):
         return False
     if lang == "de":
         return word.endswith(DE_ENDINGS) and not word.startswith(DE_STOP_STEMS)
