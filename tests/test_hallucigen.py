@@ -98,6 +98,11 @@ def test_faithful_hyp_good_checks_both_directions():
                                       "the new stadium.", FAITHFUL) == []
     assert faithfulness_failures(src, "After a long debate on its cost to the city, the council voted against the "
                                       "new stadium.", FAITHFUL) == ["reversed_polarity"]
+    # a pair the antonym edits left out ('won'/'lost', lexicon reversal) still reverses a paraphrase
+    from tasks.hallucigen.consistency import reversed_polarity
+
+    assert reversed_polarity("The team won the final in 1998 .", "The team lost the final in 1998 .")
+    assert not reversed_polarity("The team won the final in 1998 .", "In 1998 the team won the final .")
     assert faithfulness_failures(src, "The council voted.", FAITHFUL) == ["similarity", "dropped_content"]
     assert faithfulness_failures(src, "The council voted in favour of the new stadium after a long debate on its "
                                       "cost, which angered local shopkeepers, residents and football supporters.",

@@ -8,7 +8,7 @@ import spacy
 
 from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit, Skip
-from tasks.hallucigen.entities import aligned_spans, name_spans, ner_spans
+from tasks.hallucigen.entities import aligned_spans, name_spans, ner_spans, pool_of
 
 EN = ("In 1997 , she appeared as Sheila Dixon in Coronation Street , and in 1998 her brother moved 25 km north "
       "to Leeds .")
@@ -30,8 +30,14 @@ def en_full():
     return load_english(full=True)
 
 
-def run(type_, text, lang, doc=None, ents=(), seed="1"):
-    return perturb(type_, text, Context(lang, random.Random(f"{seed}:{type_}"), doc, list(ents), POOL))
+# Every label a named-entity edit can swap: the default is persons only (SWAPPED_LABELS); tests of the place and
+# organisation rules switch the others on.
+ALL_LABELS = {"PERSON", "PER", "GPE", "LOC", "ORG", "NAME"}
+
+
+def run(type_, text, lang, doc=None, ents=(), seed="1", labels=None):
+    return perturb(type_, text, Context(lang, random.Random(f"{seed}:{type_}"), doc, list(ents), POOL,
+                                        entity_labels=labels))
 
 
 EXPECTED = {
@@ -60,7 +66,7 @@ def test_each_type_in_each_language(lang, type_, detail, fragment, en_full, fr_n
     text = {"en": EN, "fr": FR, "de": DE, "sv": SV}[lang]
     doc = en_full(text) if lang == "en" else fr_nlp(text) if lang == "fr" else None
     ents = ner_spans(doc, lang) if doc is not None else name_spans(text) if lang == "sv" else []
-    result = run(type_, text, lang, doc, ents)
+    result = run(type_, text, lang, doc, ents, labels=ALL_LABELS)  # places too: persons have their own test
     assert isinstance(result, Edit), result
     assert result.detail == detail and fragment in result.bad and result.bad != text
     assert result.good[:result.start] + result.target + result.good[result.start + len(result.source):] == result.bad
@@ -70,8 +76,9 @@ def test_german_entities_come_from_the_aligned_english_sentence(en_full):
     english = en_full("In March 1997 he was with his brother 25 km north of Berlin .")
     spans = aligned_spans(DE, english)
     assert [DE[s:e] for s, e, _ in spans] == ["Berlin"]
-    result = run("named-entity", DE, "de", None, spans)
+    result = run("named-entity", DE, "de", None, spans, labels=ALL_LABELS)
     assert result.bad == DE.replace("Berlin", "Paris")
+    assert run("named-entity", DE, "de", None, spans) == Skip("label_not_swapped")  # places are left by default
 
 
 @pytest.mark.parametrize("type_,text,lang,reason", [
@@ -94,7 +101,8 @@ def test_degree_words_and_evaluations_are_no_antonyms():
     assert run("antonym", "Le village compte plus d'habitants.", "fr") == Skip("no_candidate")
     assert run("antonym", "Vad mer måste jag veta?", "sv") == Skip("no_candidate")
     assert run("antonym", "Der Film war gut.", "de") == Skip("no_candidate")
-    assert run("antonym", "Le village compte un grand lac.", "fr").bad == "Le village compte un petit lac."
+    assert run("antonym", "Le village compte un grand lac.", "fr") == Skip("no_candidate")  # figurative grand
+    assert run("antonym", "Le village est au nord du lac.", "fr").bad == "Le village est au sud du lac."
 
 
 def test_only_a_one_clause_sentence_gets_a_new_negation():
@@ -130,7 +138,7 @@ def test_unknown_type_is_an_error():
     ("Un garçon est venu au château.", "Une fille est venue au château."),
     ("Il est né en 1950 à Lyon.", "Elle est née en 1950 à Lyon."),
     ("Le jeune acteur américain est devenu célèbre.", "La jeune actrice américaine est devenue célèbre."),
-    ("Elle parle de la mère de Paul.", "Elle parle du père de Paul."),
+    ("Elle parle de la mère du maire.", "Elle parle du père du maire."),
     ("Elle a vu l'oncle.", "Elle a vu la tante."),
     ("Les frères sont partis.", "Les sœurs sont parties."),
 ])
@@ -192,12 +200,37 @@ def test_named_entities_keep_kind_and_genitive():
     text = "Tjänsten lanserades av RealNetworks digitala avdelning i Stockholm."
     pool = {"NAME@av": ["Hyundai", "Volvo Cars"], "NAME@i": ["Malmö"]}
     start = text.index("RealNetworks")
-    result = perturb("named-entity", text, Context("sv", random.Random("3"), None, [(start, start + 12, "NAME")], pool))
-    assert result.bad == "Tjänsten lanserades av Hyundais digitala avdelning i Stockholm."
+    ctx = Context("sv", random.Random("3"), None, [(start, start + 12, "NAME")], pool, entity_labels=ALL_LABELS)
+    assert perturb("named-entity", text, ctx).bad == "Tjänsten lanserades av Hyundais digitala avdelning i Stockholm."
+    # by default only persons are swapped: a Swedish name that opens with no first name is left
+    ctx = Context("sv", random.Random("3"), None, [(start, start + 12, "NAME")], pool)
+    assert perturb("named-entity", text, ctx) == Skip("no_person_name")
     river = "The Danube flows through Vienna ."
     pool = {"LOC@the": ["Rhine"], "ORG@the": ["Windows"], "GPE@through": ["Budapest"]}
-    result = perturb("named-entity", river, Context("en", random.Random("1"), None, [(4, 10, "LOC")], pool))
-    assert result.bad == "The Rhine flows through Vienna ."
+    ctx = Context("en", random.Random("1"), None, [(25, 31, "GPE")], pool, entity_labels=ALL_LABELS)
+    assert perturb("named-entity", river, ctx).bad == "The Danube flows through Budapest ."
+    # organisations and places are left by default ('the EU' -> 'the DPRK' gave itself away)
+    for label in ("LOC", "ORG", "GPE"):
+        ctx = Context("en", random.Random("1"), None, [(4, 10, label)], pool)
+        assert perturb("named-entity", river, ctx) == Skip("label_not_swapped")
+
+
+@pytest.mark.parametrize("text,span,label,lang,expected", [
+    ("On August 1 , William Blackett handed over his lands .", "William Blackett", "PERSON", "en",
+     "On August 1 , Thomas Blackett handed over his lands ."),  # the family name and with it its origin stay
+    ("Doris moved to Paris in 1950 .", "Doris", "PERSON", "en", Skip("lone_name")),
+    ("Sir Archibald Campbell sold the lands .", "Sir Archibald Campbell", "PERSON", "en",
+     Skip("first_name_gender_unknown")),  # a title: no first name of a certain gender
+    ("Igår talade Maria Svenssons bror.", "Maria Svenssons", "NAME", "sv", "Igår talade Anna Svenssons bror."),
+])
+def test_a_person_swap_changes_the_first_name_for_one_of_the_same_gender(text, span, label, lang, expected):
+    pool = pool_of([("William Blackett sold it to Thomas Pelham , Anna Jones and Mary Smith .", [
+        (0, 16, "PERSON"), (28, 41, "PERSON"), (44, 54, "PERSON"), (59, 69, "PERSON")])], "en")
+    assert pool["FIRST@male"] == ["Thomas", "William"] and "Anna" in pool["FIRST@female"]
+    start = text.index(span)
+    result = perturb("named-entity", text, Context(lang, random.Random("1"), None, [(start, start + len(span), label)],
+                                                   pool))
+    assert (result.bad if isinstance(result, Edit) else result) == expected
 
 
 @pytest.mark.parametrize("text,name,label,pool,expected", [
@@ -207,17 +240,18 @@ def test_named_entities_keep_kind_and_genitive():
      Skip("part_of_longer_name")),
     ("David I. Walsh 's biographer writes that Walsh was gay .", "David I. Walsh", "PERSON",
      {"PERSON": ["Mary Tosh"]}, Skip("name_repeated")),
-    ("Is a Mediterranean zone of safety possible ?", "Mediterranean", "LOC", {"LOC@a": ["Europe"]},
+    ("Is a Mediterranean zone of safety possible ?", "Mediterranean", "GPE", {"GPE@a": ["Europe"]},
      Skip("place_as_modifier")),
-    ("The EU should act in the Balkans .", "Balkans", "LOC", {"LOC@the": ["Europe"]}, Skip("no_same_kind")),
-    ("The EU should act in the Balkans .", "Balkans", "LOC", {"LOC@the": ["Europe", "Alps"]},
+    ("The EU should act in the Balkans .", "Balkans", "GPE", {"GPE@the": ["Europe"]}, Skip("no_same_kind")),
+    ("The EU should act in the Balkans .", "Balkans", "GPE", {"GPE@the": ["Europe", "Alps"]},
      "The EU should act in the Alps ."),
     ("In 1979 he reached a final in Atlanta , Johannesburg and Tel Aviv .", "Atlanta", "GPE", {"GPE@in": ["Houston"]},
      "In 1979 he reached a final in Houston , Johannesburg and Tel Aviv ."),
 ])
 def test_named_entity_swaps_leave_partial_repeated_and_article_bound_names(text, name, label, pool, expected):
     start = text.index(name)
-    ctx = Context("fr" if label == "PER" else "en", random.Random("1"), None, [(start, start + len(name), label)], pool)
+    ctx = Context("fr" if label == "PER" else "en", random.Random("1"), None, [(start, start + len(name), label)], pool,
+                  entity_labels=ALL_LABELS)
     result = perturb("named-entity", text, ctx)
     assert (result.bad if isinstance(result, Edit) else result) == expected
 
@@ -235,6 +269,7 @@ def test_pools_hold_plausible_names_only():
     ("conversion", "La tour mesure 25 m de haut.", "fr", "La tour mesure 25 pieds de haut."),
     ("number", "1. Il est parti le 30 juillet.", "fr", Skip("no_candidate")),  # list numbering, a day
     ("date", "He was born on 16 September 1919 .", "en", "He was born on 19 September 1919 ."),
+    ("date", "He joined the club in the 2008 -- 09 season .", "en", Skip("no_candidate")),
     ("number", "Au début des années 80, il a vendu 25 voitures.", "fr",
      "Au début des années 80, il a vendu 26 voitures."),
     ("number", "He won the final 6 -- 4 against Gould .", "en", Skip("no_candidate")),
@@ -242,6 +277,7 @@ def test_pools_hold_plausible_names_only():
     ("tense", "He was born in 1524 in Florence .", "en", Skip("tense_with_past_date")),
     ("tense", "He was born in Florence and died there .", "en", Skip("tense_clash")),
     ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
+    ("tense", "In den 1980er Jahren war er in Berlin.", "de", Skip("tense_with_past_date")),  # a decade
     ("tense", "She appears as Sheila in the series .", "en", "She appeared as Sheila in the series ."),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
     ("tense", "Der Übergang ist kontinuierlich und ist von zweiter Ordnung.", "de", Skip("tense_clash")),
@@ -261,6 +297,8 @@ def test_pools_hold_plausible_names_only():
     ("gender", "She said that her mother moved to Leeds .", "en", "He said that his father moved to Leeds ."),
     ("gender", "Mr Barzanti said that he has shown courage .", "en", "Mrs Barzanti said that she has shown courage ."),
     ("gender", "He was survived by his wife Carol .", "en", Skip("mixed_genders")),
+    ("gender", "It was the sister event of the Open .", "en", Skip("no_candidate")),  # a modifier, not a person
+    ("gender", "The spokesman said he would resign .", "en", "The spokeswoman said she would resign ."),
     ("number", "The championships took place from 21 to 28 January in Spokane .", "en", Skip("no_candidate")),
     ("date", "Please send it to the meeting on March 15 and 16 .", "en",
      "Please send it to the meeting on March 15 and 19 ."),
@@ -308,8 +346,8 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
      Skip("denied_beside_contrast")),
     ("negation", "You are already applying his proposals .", "en", Skip("positive_polarity_word")),
     ("antonym", "Of the schools , eleven are private and six are public .", "en", Skip("no_candidate")),
-    ("antonym", "He did everything in order to defeat Slovak .", "en", Skip("no_candidate")),  # not 'to victory'
-    ("antonym", "He celebrated the defeat of Slovak .", "en", "He celebrated the victory of Slovak ."),
+    ("antonym", "He celebrated the defeat of Slovak , who won the cup .", "en", Skip("no_candidate")),  # outcomes
+    ("antonym", "The ruins stand on a high hill by the river .", "en", "The ruins stand on a low hill by the river ."),
     ("number", "Paragraphs 13 and 14 were adopted .", "en", Skip("no_candidate")),
     ("number", "He played games from round 1 to round 6 .", "en", Skip("no_candidate")),
     ("negation", "Han fick veta att den stora incidenten hade orsakats av ljudboom.", "sv",
@@ -396,9 +434,10 @@ def test_a_verb_after_the_noun_is_no_french_addition(fr_nlp):
 
 def test_acronyms_replace_acronyms_only():
     text = "Vad ville de tala om med James?"
-    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN", "Baxter"]})
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN", "Baxter"]},
+                  entity_labels=ALL_LABELS)
     assert perturb("named-entity", text, ctx).bad == "Vad ville de tala om med Baxter?"
-    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN"]})
+    ctx = Context("sv", random.Random("1"), None, [(25, 30, "NAME")], {"NAME@med": ["CNN"]}, entity_labels=ALL_LABELS)
     assert perturb("named-entity", text, ctx) == Skip("no_same_kind")
 
 
@@ -419,6 +458,11 @@ def test_gender_edits_leave_a_named_person_and_dates_leave_impossible_days():
     assert run("gender", de, "de", ents=[(0, 16, "PERSON"), (36, 40, "PERSON")]) == Skip("person_named")
     assert run("gender", "Er spielte mit seinem Vater in Berlin .", "de").bad == \
         "Er spielte mit seiner Mutter in Berlin ."
+    # a first name NER did not see: not 'seine Schwester Paul'
+    assert run("gender", "In Berlin lebte sein Bruder Paul .", "de") == Skip("first_name_near")
+    assert run("gender", "In Berlin lebte sein Bruder .", "de").bad == "In Berlin lebte seine Schwester ."
+    assert run("gender", "In Paris lebte sein Bruder .", "de",
+               ents=[(3, 8, "GPE")]).bad == "In Paris lebte seine Schwester ."  # a place is no first name
     en = "In 1990 his father Tom Hale moved to Leeds ."
     assert run("gender", en, "en", ents=[(19, 27, "PERSON")]) == Skip("person_named")
     assert run("date", "Die Spiele fanden vom 45. Januar statt .", "de").detail.startswith("Januar->")
@@ -432,7 +476,8 @@ def test_named_entity_swap_takes_a_nearest_name_of_its_kind():
     pool = {"GPE@in": ["Arkansas", "Bulgaria", "Hungary", "Virginia", "Zurich"]}
     vectors = name_vectors(["Romania"] + pool["GPE@in"], "e5")
     swaps = {perturb("named-entity", text, Context("en", random.Random(f"1:{k}"), None, [(19, 26, "GPE")], pool,
-                                                   name_vectors=vectors)).target for k in range(8)}
+                                                   name_vectors=vectors, entity_labels=ALL_LABELS)).target
+             for k in range(8)}
     assert swaps == {"Bulgaria", "Hungary"}
 
 
@@ -478,8 +523,9 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
      Skip("tense_with_past_date")),
     ("named-entity", KENT, "en", [(28, 32, "GPE"), (35, 42, "GPE")], {"GPE@in": ["Connecticut"], "GPE@,": ["France"]},
      Skip("place_beside_place")),
-    ("named-entity", "It was signed by Smith .", "en", [(17, 22, "PERSON")], {"PERSON": ["Tom Smith.", "Ann Brown"]},
-     "It was signed by Brown ."),  # 'Smith.' is the same name
+    ("named-entity", "It was signed by Tom Smith .", "en", [(17, 26, "PERSON")],
+     {"PERSON": ["Tom Smith.", "Ann Brown"], "FIRST@male": ["Tom", "Tommy", "Thomas", "Mohammad", "Jack"]},
+     "It was signed by Jack Smith ."),  # 'Tommy', 'Thomas' are forms of 'Tom'; 'Mohammad' of another origin
     ("antonym", "Jag öppnar Qarth för världen som jag har tvingat att öppna sig.", "sv", [], {}, Skip("no_candidate")),
     ("antonym", "They achieved some success , with live shows in Melbourne .", "en", [], {}, Skip("no_candidate")),
     ("number", "He played in five consecutive games from round 1 ( Leeds ) to round 5 ( Wigan ) .", "en", [], {},
@@ -491,11 +537,11 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
      "This was the third of four hotels built in the district ."),  # never 'the fourth of three'
     ("gender", "Sein Vater starb in seiner Jugend, und seine Mutter heiratete 1842 erneut.", "de", [], {},
      Skip("new_word_elsewhere")),
-    ("antonym", "It was requested by Alan Wilkinson , an early member of the band .", "en", [], {},
-     "It was requested by Alan Wilkinson , a late member of the band ."),
+    ("antonym", "The ship of Alan Wilkinson had an upper deck for the band .", "en", [], {},
+     "The ship of Alan Wilkinson had a lower deck for the band ."),
     ("named-entity", "The band was led by McLennan .", "en", [(20, 28, "PERSON")], {"PERSON": ["Ian MacLennan",
                                                                                  "Ann Brown", "Brownie"]},
-     "The band was led by Brown ."),  # 'MacLennan' is a spelling of the same name
+     Skip("lone_name")),  # a lone name: NER's one-word persons were often places ('Ilomantsi')
     ("tense", "The town is named after him .", "en", [], {}, Skip("naming_fact")),
     ("antonym", "Sie gewann das Finale mit 4:2 .", "de", [], {}, Skip("score_in_sentence")),
     ("pronoun", "Jag heter Clementine.", "sv", [], {}, Skip("gendered_before_name")),
@@ -509,7 +555,7 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
 def test_edits_that_would_contradict_the_rest_of_the_sentence_are_skipped(type_, text, lang, ents, pool, expected,
                                                                           en_full):
     doc = en_full(text) if lang == "en" else None
-    result = perturb(type_, text, Context(lang, random.Random(f"1:{type_}"), doc, ents, pool))
+    result = perturb(type_, text, Context(lang, random.Random(f"1:{type_}"), doc, ents, pool, entity_labels=ALL_LABELS))
     assert (result.bad if isinstance(result, Edit) else result) == expected
 
 

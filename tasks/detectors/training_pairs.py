@@ -30,9 +30,12 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
     for direction in params["directions"]:
         candidates, _ = direction_candidates(direction, usable, nlp, build, corpus=corpus)
         seen: set[tuple[str, str]] = set()
+        owner: dict[str, str] = {}  # a source sentence two PAWS-X items share is one item's: no source in both splits
         for type_ in sorted(candidates):
             for cand in candidates[type_]:
                 r = cand.row
+                if owner.setdefault(r["source"], r["origin"]) != r["origin"]:
+                    continue
                 common = {"langpair": direction, "origin": r["origin"], "source": r["source"]}
                 for hyp, label, kind in ((r["hyp_good"], 0, "faithful"), (r["hyp_bad"], 1, type_)):
                     if (r["source"], hyp) not in seen:

@@ -28,18 +28,27 @@ ORDINAL_OR_DEICTIC = {
 STOP = {
     "en": {"other", "same", "such", "own", "whole", "entire", "certain", "various", "many", "few", "several", "most",
            "more", "less", "much", "only", "following", "latter", "former", "respective", "above", "particular",
-           "aforementioned", "said", "very", "so", "good", "bad", "great", "nice", "fine", "mainstream"},
+           "aforementioned", "said", "very", "so", "good", "bad", "great", "nice", "fine", "mainstream", "best",
+           "better", "worse", "worst", "famous", "important", "major", "minor", "excellent", "popular", "detailed",
+           "early", "late"},
     "fr": {"autre", "autres", "même", "mêmes", "tel", "telle", "tels", "telles", "propre", "propres", "certain",
            "certaine", "certains", "certaines", "divers", "diverses", "plusieurs", "nombreux", "nombreuses", "seul",
            "seule", "seuls", "seules", "tout", "toute", "tous", "toutes", "suivant", "suivante", "suivants",
-           "suivantes", "dit", "dite", "dits", "dites"},
+           "suivantes", "dit", "dite", "dits", "dites", "bon", "bonne", "bons", "bonnes", "mauvais", "mauvaise",
+           "mauvaises", "majeur", "majeure", "majeurs", "majeures", "meilleur", "meilleure", "meilleurs",
+           "meilleures", "célèbre", "célèbres", "important", "importante", "importants", "importantes", "fantôme",
+           "fantômes", "établi", "établie", "établis", "établies", "apparenté", "apparentée", "apparentés",
+           "apparentées"},
     "sv": {"annan", "annat", "andra", "samma", "sådan", "sådant", "sådana", "egen", "eget", "egna", "hel", "helt",
            "hela", "enda", "viss", "visst", "vissa", "mycket", "lite", "inte", "som", "någon", "något", "några",
-           "flera", "många", "få", "all", "alla", "själva", "sådär", "och", "eller", "men", "så", "också"},
+           "flera", "många", "få", "all", "alla", "själva", "sådär", "och", "eller", "men", "så", "också", "bra",
+           "god", "goda", "gott", "dålig", "dåliga", "dåligt", "bästa", "berömd", "berömda", "känd", "kända", "viktig",
+           "viktiga", "viktigt"},
 }
 DE_STOP_STEMS = ("ander", "gleich", "selb", "beid", "folgend", "jeweilig", "sogenannt", "ganz", "einzig", "meist",
                  "viel", "wenig", "weiter", "verschieden", "eigen", "solch", "gesamt", "bestimmt", "sonstig", "übrig",
-                 "obig", "genannt", "besagt", "erst", "zweit", "dritt", "letzt", "nächst", "benachbart", "wahr")
+                 "obig", "genannt", "besagt", "erst", "zweit", "dritt", "letzt", "nächst", "benachbart", "wahr",
+                 "gut", "schlecht", "besser", "best", "berühmt", "wichtig", "bekannt")
 DE_ENDINGS = ("e", "en", "er", "es", "em")
 # Nouns of set phrases a modifier would break ('at the time of', 'mit der Zeit', 'in der Regel', 'à la fois'),
 # and quantity nouns, which a modifier turns odd ('ett inspirerande par saker').

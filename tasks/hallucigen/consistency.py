@@ -86,9 +86,6 @@ STOP = {"that", "this", "with", "from", "have", "been", "were", "which", "their"
         "would", "also", "into", "about", "after", "other", "such", "some", "more", "most", "than", "then", "when",
         "where", "while", "what", "who", "whose", "very", "only", "just", "being", "does", "doing", "each", "both",
         "these", "those", "because", "through", "over", "under", "upon", "your", "yours", "ours", "it's", "its"}
-REVERSALS = [("in favour of", "against"), ("in favor of", "against"), ("for", "against"), ("support", "oppose"),
-             ("supported", "opposed"), ("accept", "reject"), ("accepted", "rejected"), ("allow", "forbid"),
-             ("allowed", "forbade"), ("agree", "disagree"), ("agreed", "disagreed")]
 
 
 def content_stems(text: str) -> set[str]:
@@ -97,12 +94,13 @@ def content_stems(text: str) -> set[str]:
 
 
 def reversed_polarity(source: str, hyp: str) -> bool:
-    """hyp holds an antonym (lexicon) or a stance reversal ('in favour of' -> 'against') of a word of the
-    source that it does not keep."""
+    """hyp holds an antonym or a reversal ('in favour of' -> 'against', 'won' -> 'lost': lexicons antonym and
+    reversal) of a word of the source that it does not keep."""
     from tasks.edits import lexicons
 
     src, out = source.lower(), hyp.lower()
-    pairs = list(lexicons.pairs("antonym", "en").items()) + REVERSALS + [(b, a) for a, b in REVERSALS]
+    rows = [(a.lower(), b.lower()) for a, b in lexicons.rows("antonym", "en") + lexicons.rows("reversal", "en")]
+    pairs = rows + [(b, a) for a, b in rows]
 
     def has(text: str, phrase: str) -> bool:
         return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None

@@ -7,6 +7,8 @@ import re
 import numpy as np
 from spacy.tokens import Doc
 
+from tasks.edits.names import FIRST_NAME_KIND, first_name_gender
+
 NER_LABELS = {"en": {"PERSON", "GPE", "LOC", "ORG"}, "fr": {"PER", "LOC", "ORG"}}
 NAME = re.compile(r"(?<![\w-])[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+(?:\s+[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+)*")
 
@@ -59,8 +61,9 @@ PARTICLES = {"de", "du", "des", "la", "le", "les", "von", "van", "der", "den", "
 
 def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], lang: str = "") -> dict[str, list[str]]:
     """Pool key (entity_kind: the label, and for non-persons the word before) -> sorted distinct plausible
-    names; genitive forms (sv, de: 'RealNetworks digitala') are not pooled."""
-    from tasks.edits.library import entity_kind, genitive
+    names, and FIRST_NAME_KIND + gender -> the first names of full names of that certain gender; genitive forms
+    (sv, de: 'RealNetworks digitala') are not pooled."""
+    from tasks.edits.library import PERSON_LABELS, entity_kind, genitive
 
     pool: dict[str, set] = {}
     for text, spans in spans_by_text:
@@ -68,19 +71,22 @@ def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], lang: s
             name = text[start:end]
             if plausible_name(name) and not genitive(text, start, end, lang):
                 pool.setdefault(entity_kind(text, start, label), set()).add(name)
+                gender = first_name_gender(name.split()[0]) if label in PERSON_LABELS | {"NAME"} else None
+                if gender and len(name.split()) > 1:
+                    pool.setdefault(f"{FIRST_NAME_KIND}{gender}", set()).add(name.split()[0])
     return {key: sorted(v) for key, v in sorted(pool.items())}
 
 
 def name_forms(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], pool: dict[str, list[str]]) -> list[str]:
-    """Every form a named-entity swap compares: the pooled names, their last words (surnames), and each
-    span of the texts with and without a final -s, whole and its last word."""
+    """Every form a named-entity swap compares: the pooled names, their first and last words (first names,
+    surnames), and each span of the texts with and without a final -s, whole and its first and last word."""
     forms = {n for names in pool.values() for n in names}
-    forms |= {n.split()[-1] for n in forms}
+    forms |= {n.split()[-1] for n in forms} | {n.split()[0] for n in forms}
     for text, spans in spans_by_text:
         for start, end, _ in spans:
             for span in (text[start:end], text[start:end - 1]):
                 if span.strip():
-                    forms |= {span, span.split()[-1]}
+                    forms |= {span, span.split()[0], span.split()[-1]}
     return sorted(forms)
 
 
