@@ -339,9 +339,8 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
             if name_elsewhere(text, start, end, base.split()[0]):
                 reasons.append("name_repeated")
                 continue
-            if len(base.split()) > 1:  # a genitive -s stays on the family name
-                is_gen, base = False, base.split()[0]
-                end = start + len(base)
+            is_gen, base = False, base.split()[0]  # a genitive -s stays on the family name
+            end = start + len(base)
             pool = [p for p in ctx.entity_pool.get(f"{FIRST_NAME_KIND}{gender}", [])
                     if not same_first_name(p, base) and same_origin(p, base)]
         elif label in PERSON_LABELS:  # 'Adhemar', 'Sir': no first name of a certain gender; a lone name
