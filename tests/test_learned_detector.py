@@ -30,6 +30,7 @@ def test_pairs_have_no_duplicate_rows_and_split_by_item(pairs):
     rows, stats = pairs
     keys = [(r["source"], r["hypothesis"]) for r in rows]
     assert len(keys) == len(set(keys)) and sum(stats["pairs"].values()) == len(rows)
+    assert stats["skipped_shared_source"]  # PAWS-X items that share a sentence: counted, the first item keeps it
     faithful = [r for r in rows if r["label"] == 0]
     assert len(faithful) == len({(r["langpair"], r["origin"]) for r in rows})  # hyp+ once per item
     train, valid = split_by_item(rows, 0.25, 13)

@@ -26,7 +26,8 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
     held_out = evaluation_origins(hallucigen_dir)
     usable = [it for it in items if it["key"] not in held_out]
     build = {"seed": params["seed"], "types": params["types"], "pool_per_direction": params["items_per_direction"]}
-    rows, stats = [], {"pawsx_dev_items": len(items), "held_out_for_evaluation": len(items) - len(usable), "pairs": {}}
+    rows, stats = [], {"pawsx_dev_items": len(items), "held_out_for_evaluation": len(items) - len(usable), "pairs": {},
+                       "skipped_shared_source": {}}
     for direction in params["directions"]:
         candidates, _ = direction_candidates(direction, usable, nlp, build, corpus=corpus)
         seen: set[tuple[str, str]] = set()
@@ -35,6 +36,7 @@ def training_pairs(raw_dir: Path, hallucigen_dir: Path, params: dict, nlp: dict)
             for cand in candidates[type_]:
                 r = cand.row
                 if owner.setdefault(r["source"], r["origin"]) != r["origin"]:
+                    stats["skipped_shared_source"][direction] = stats["skipped_shared_source"].get(direction, 0) + 1
                     continue
                 common = {"langpair": direction, "origin": r["origin"], "source": r["source"]}
                 for hyp, label, kind in ((r["hyp_good"], 0, "faithful"), (r["hyp_bad"], 1, type_)):
