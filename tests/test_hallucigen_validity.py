@@ -111,3 +111,19 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
     native = torch.ops.mkldnn._is_mkldnn_bf16_supported()
     assert [str(w.message).split(" (")[0] for w in caught] == ([] if native else
                                                                 ["dtype bfloat16 on a CPU without native bf16"])
+
+
+@pytest.mark.parametrize("text,source,lang,expected", [
+    ("The nexct owner was Steen Brahe , brother of Tyge Brahe .", "Der folgende Besitzer war Steen Brahe.", "en",
+     "nexct"),
+    ("Sein Vater war ein Abegordneter des Parlaments.", "His father was a Member of Parliament.", "de",
+     "Abegordneter"),
+    ("Il a obenu le rang de Yokozuna en 1950.", "He obtained the rank of Yokozuna in 1950.", "fr", "obenu"),
+    ("A phase transition from a ferromagnet to a paramagnet is continuous .", "Une transition de phase.", "en",
+     None),  # rare, but spelt right
+    ("Der Bahnhof Nunawiding wurde 1888 eröffnet.", "Nunawiding station opened in 1888 .", "de", None),  # copied
+])
+def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
+    from tasks.hallucigen.spelling import misspelt
+
+    assert misspelt(text, source, lang) == expected

@@ -41,6 +41,8 @@ def test_negation_edit_exact(nlp, good, lexical, bad, detail):
     ("Did he leave early ?", "inverted_subject"),
     ("A beautiful day in the park .", "no_verbal_root"),
     ("The film was a huge success .", "copular_statement"),  # 'was not a huge success' gives itself away
+    ("Next appeared Iyer in the film `` Jaggu Dada '' with the actor Darshan .", "no_nominal_subject"),
+    ("It then meets the Snoqualmie River to form the Snohomish River at Monroe .", "result_clause"),
 ])
 def test_negation_skips_with_reason(nlp, good, reason):
     assert negation_edit(nlp(good)) == Skip(reason)

@@ -161,6 +161,7 @@ def test_french_gender_skips_impersonal_pronouns_and_predicates(text, reason, fr
     ("Er traf den alten König.", "Er traf die alte Königin."),
     ("Sie war die Tochter eines Grafen.", "Sie war die Tochter einer Gräfin."),
     ("Die Mutter der Prinzessin starb.", "Der Vater der Prinzessin starb."),  # sentence-initial: nominative
+    ("Er sprach mit der Königin.", "Er sprach mit dem König."),  # 'mit' takes the dative
 ])
 def test_german_gender_edits_follow_case_and_gender_of_the_noun_lexicon(text, bad):
     assert run("gender", text, "de").bad == bad
@@ -171,9 +172,16 @@ def test_german_gender_edits_follow_case_and_gender_of_the_noun_lexicon(text, ba
     ("Er half der Mutter.", "ambiguous_case"),  # dative or genitive: dem Vater or des Vaters
     ("Frau Müller kam.", "title"),
     ("Er war der erste Kaiser, der regierte.", "relative_clause"),
+    ("Der Plan wurde von der Königin genehmigt.", "no_agreeing_reading"),  # not 'von des Königs'; 'von dem' reads odd
 ])
 def test_german_gender_skips_what_agreement_cannot_resolve(text, reason):
     assert run("gender", text, "de") == Skip(reason)
+
+
+def test_german_gender_leaves_a_subject_whose_predicate_noun_keeps_its_gender():
+    """Seed 2 tries 'Vater' first ('Sohn' itself is a predicate noun): not 'Seine Mutter war der Sohn'."""
+    text = "Sein Vater war der uneheliche Sohn von William Skipwith."
+    assert run("gender", text, "de", seed="2") == Skip("predicate_keeps_gender")
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -274,11 +282,22 @@ def test_pools_hold_plausible_names_only():
      "Au début des années 80, il a vendu 26 voitures."),
     ("number", "He won the final 6 -- 4 against Gould .", "en", Skip("no_candidate")),
     ("number", "It was first formally described in 1860 .", "en", Skip("no_candidate")),  # 'first' the adverb
-    ("tense", "He was born in 1524 in Florence .", "en", Skip("tense_with_past_date")),
-    ("tense", "He was born in Florence and died there .", "en", Skip("tense_clash")),
-    ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),
-    ("tense", "In den 1980er Jahren war er in Berlin.", "de", Skip("tense_with_past_date")),  # a decade
+    ("tense", "He moved to Florence in 1524 .", "en", Skip("same_tense")),  # no past moved into the present
+    ("tense", "He lives in Florence and works there .", "en", Skip("tense_clash")),
+    ("tense", "Im März 1997 war er in Berlin.", "de", Skip("not_into_past")),  # never 'ist' beside 1997
+    ("tense", "In den 1980er Jahren ist er in Berlin.", "de", "In den 1980er Jahren war er in Berlin."),
     ("tense", "She appears as Sheila in the series .", "en", "She appeared as Sheila in the series ."),
+    ("tense", "Les Silver Knights sont l'équipe actuelle de la ville.", "fr", Skip("says_now")),
+    ("tense", "A multiverse is the collection of alternate universes .", "en", Skip("generic_definition")),
+    ("tense", "Une retraite sombre est un lieu de retraite sans lumière.", "fr", Skip("generic_definition")),
+    ("tense", "Sie haben einigen Erfolg in Melbourne erzielt.", "de", Skip("compound_tense")),
+    ("tense", "Sie haben einigen Erfolg in Melbourne.", "de", "Sie hatten einigen Erfolg in Melbourne."),
+    ("antonym", "There remain two small leagues with only a handful of members .", "en",
+     Skip("quantity_in_sentence")),
+    ("negation", "Next Iyer appeared in the Kannada film with the actor Darshan .", "en",
+     Skip("denied_in_sequence")),
+    ("negation", "We do not have the people or know-how to prepare it .", "en", Skip("removed_in_compound_sentence")),
+    ("negation", "We could almost describe it as an aspect of the controversy .", "en", Skip("positive_polarity_word")),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
     ("tense", "Der Übergang ist kontinuierlich und ist von zweiter Ordnung.", "de", Skip("tense_clash")),
     ("tense", "Der Gewinn kann vom Besitzer übertragen werden.", "de", Skip("tense_clash")),  # 'werden' not finite
@@ -292,6 +311,22 @@ def test_pools_hold_plausible_names_only():
     ("tense", "Hon ska vara hemma i kväll.", "sv", Skip("no_candidate")),  # 'skulle' reads as 'should'
     ("tense", "Kom hem före midnatt.", "sv", Skip("verb_first")),  # an imperative
     ("tense", "Er wurde in Köln geboren.", "de", Skip("birth")),
+    ("tense", "Member States are responsible for social protection policies .", "en",
+     "Member States were responsible for social protection policies ."),
+    ("tense", "Saragyugh ( formerly Saragyukh ; also Darakoy and Daragyukh ) is a village in Armenia .", "en",
+     "Saragyugh ( formerly Saragyukh ; also Darakoy and Daragyukh ) was a village in Armenia ."),
+    ("tense", "S'il y a plusieurs catégories dans une phrase, seule la première porte la marque.", "fr",
+     Skip("tense_clash")),  # 'avait' beside the present 'porte'
+    ("number", "He continued with ESPN to turn two more films , `` Wendell Scott '' and `` Herschel '' .", "en",
+     Skip("no_candidate")),
+    ("number", "Mehta has two children , a girl , Jahnavi ( born 2001 ) and a boy , Arjun ( born 2003 ) .", "en",
+     Skip("no_candidate")),
+    ("gender", "Llyn Dinas est un lac au nord du Pays de Galles. Il est formé par la rivière Glaslyn.", "fr",
+     Skip("thing_antecedent")),
+    ("gender", "Le concert a eu lieu hier. Elle a étudié au conservatoire.", "fr", Skip("refers_back")),
+    ("gender", "Parmi les femmes les plus en vue figurent Jennifer Simons, Marijke Djwalapersad et Ruth Wijdenbosch.",
+     "fr", Skip("name_of_old_gender")),
+    ("gender", "Elle est née à Lyon et y est morte en 1990.", "fr", Skip("agreement_left")),
     ("number", "He had three children , Anne , Paul and Eve .", "en", Skip("no_candidate")),  # counts a list
     ("number", "Il avait 2 ans et 1 frère.", "fr", "Il avait 3 ans et 1 frère."),  # never 1 (an/ans)
     ("gender", "She said that her mother moved to Leeds .", "en", "He said that his father moved to Leeds ."),
@@ -325,11 +360,18 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("pronoun", "Bei seinem Tod im Jahr 1946 waren alle seine Papiere noch in der Rohfassung.", "de",
      Skip("person_still_mentioned")),
     ("pronoun", "Sein Sohn heiratete Mary Kennedy und starb 1883.", "de", Skip("third_person_text")),
+    ("pronoun", "Asked about it , he told `` The Digest '' My name is pronounced as if `` ear '' .", "en",
+     Skip("reported_speech")),
+    ("pronoun", "My own speaking time has elapsed now that I'm discussing resources .", "en",
+     Skip("person_still_mentioned")),  # "I'm"
     ("pronoun", "Jag håller med de tidigare kommentarerna.", "sv", "Han håller med de tidigare kommentarerna."),
     ("pronoun", "Han är en stor man som bor i Stockholm med sin bror.", "sv", Skip("person_still_mentioned")),
     ("negation", "Han har bott i Stockholm hela sitt liv.", "sv", "Han har inte bott i Stockholm hela sitt liv."),
     ("negation", "Han har bott i Stockholm sedan 1997.", "sv", Skip("denied_dated_fact")),
     ("negation", "Le groupe a enregistré cet album à Paris.", "fr", "Le groupe n'a pas enregistré cet album à Paris."),
+    ("negation", "Le chauffeur n'a pas pu faire son travail et a été remplacé par son fils.", "fr",
+     Skip("removed_in_compound_sentence")),
+    ("negation", "Le chauffeur n'a pas pu faire son travail.", "fr", "Le chauffeur a pu faire son travail."),
     ("negation", "Lazaridis a eu un fils de son deuxième mariage.", "fr", Skip("article_after_negation")),
     ("negation", "Il a également fait don à Ted Cruz.", "fr", Skip("positive_polarity_word")),
     ("negation", "Der Film wurde in Berlin gezeigt.", "de", "Der Film wurde in Berlin nicht gezeigt."),
@@ -390,6 +432,7 @@ CORPUS = {
     ("Il a obtenu une moyenne en 2012.", "fr", "Il a obtenu une moyenne faible en 2012."),
     ("Il joue la musique le soir.", "fr", "Il joue la musique religieuse le soir."),
     ("Il joue la musique d'église.", "fr", Skip("no_attested_modifier")),  # a noun with its complement
+    ("Il joue la musique classique le soir.", "fr", Skip("no_determined_noun")),  # no second adjective
     ("Der Fluss ist ein Nebenfluss der Donau.", "de", "Der Fluss ist ein linker Nebenfluss der Donau."),
     ("Mit der Zeit wurde es besser.", "de", Skip("no_attested_modifier")),
     ("Sie wohnt in Berlin, Hamburg und Bremen.", "de", Skip("no_attested_modifier")),
@@ -463,6 +506,9 @@ def test_gender_edits_leave_a_named_person_and_dates_leave_impossible_days():
     assert run("gender", "In Berlin lebte sein Bruder .", "de").bad == "In Berlin lebte seine Schwester ."
     assert run("gender", "In Paris lebte sein Bruder .", "de",
                ents=[(3, 8, "GPE")]).bad == "In Paris lebte seine Schwester ."  # a place is no first name
+    assert run("gender", "Der Film handelt von Rafael, einem neuen Sänger .", "de",
+               ents=[(21, 27, "GPE")]) == Skip("first_name_near")  # NER's place, but in apposition to the noun
+    assert run("gender", "Später kämpfte er gegen Adhemar, Graf von Angoulême .", "de") == Skip("apposition_to_name")
     en = "In 1990 his father Tom Hale moved to Leeds ."
     assert run("gender", en, "en", ents=[(19, 27, "PERSON")]) == Skip("person_named")
     assert run("date", "Die Spiele fanden vom 45. Januar statt .", "de").detail.startswith("Januar->")
@@ -492,7 +538,7 @@ def test_numbers_leave_years_of_an_era_and_placeholders(text, lang):
 def test_a_gendered_pronoun_after_a_named_person_is_left(fr_nlp):
     plain = "Elle a quitté le groupe en 2004 pour poursuivre une carrière solo."
     assert run("gender", plain, "fr", fr_nlp(plain)).bad == plain.replace("Elle", "Il")
-    text = "Maritsa Lazari est née à Chypre. " + plain
+    text = "Maritsa Lazari vit à Chypre. " + plain
     doc = fr_nlp(text)
     assert run("gender", text, "fr", doc, ner_spans(doc, "fr")) == Skip("person_named")
 
@@ -520,7 +566,7 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
     ("tense", "Where G is Newton 's constant and formula _ 4 is the constant state .", "en", [], {},
      Skip("formula_definition")),
     ("tense", "The Keita dynasty ruled Mali from the 12th to the early 17th century .", "en", [], {},
-     Skip("tense_with_past_date")),
+     Skip("same_tense")),  # never 'rules' beside the 12th century
     ("named-entity", KENT, "en", [(28, 32, "GPE"), (35, 42, "GPE")], {"GPE@in": ["Connecticut"], "GPE@,": ["France"]},
      Skip("place_beside_place")),
     ("named-entity", "It was signed by Tom Smith .", "en", [(17, 26, "PERSON")],

@@ -72,6 +72,6 @@ def test_random_tense_edit_is_seeded_and_never_moves_into_the_future(nlp):
     first = [random_tense_edit(doc, random.Random(f"13:{k}")).bad for k in range(6)]
     again = [random_tense_edit(doc, random.Random(f"13:{k}")).bad for k in range(6)]
     assert first == again
-    assert set(first) == {"The team won the cup .", "The team wins the cup ."}
-    past = {random_tense_edit(nlp("The team won the cup ."), random.Random(f"13:{k}")).bad for k in range(6)}
-    assert past == {"The team wins the cup ."}
+    assert set(first) == {"The team won the cup ."}
+    assert random_tense_edit(nlp("The team wins the cup ."), random.Random("13")).bad == "The team won the cup ."
+    assert random_tense_edit(nlp("The team won the cup ."), random.Random("13")) == Skip("same_tense")  # no present

@@ -34,6 +34,11 @@ CONTRACTIONS = {"im": ("in", "dem"), "am": ("an", "dem"), "vom": ("von", "dem"),
 CONTRACT = {(p, a): c for c, (p, a) in CONTRACTIONS.items()}
 ADJ_ENDINGS = ("en", "em", "er", "es", "e")
 COPULAS = {"ist", "war", "sind", "waren", "wurde", "wird", "bleibt", "blieb", "gilt", "galt", "als"}
+# cases a preposition before the determiner allows ('von der Königin': dative, not 'von des Königs')
+PREP_CASES = {**{p: {"dat"} for p in ("von", "mit", "bei", "nach", "aus", "zu", "seit", "gegenüber", "ab")},
+              **{p: {"acc"} for p in ("für", "durch", "gegen", "ohne", "um")},
+              **{p: {"gen"} for p in ("wegen", "während", "trotz", "statt", "anstatt")},
+              **{p: {"dat", "acc"} for p in ("in", "an", "auf", "über", "unter", "vor", "hinter", "neben", "zwischen")}}
 RELATIVE = re.compile(r"^\s*,\s*(?:der|die|das|dem|den|dessen|deren)\b")
 
 
@@ -126,6 +131,8 @@ def _swap(text: str, tokens: list, k: int, forms: dict, table: dict) -> Edit | S
         return Skip("title")  # Frau Müller: a title, not 'woman'
     if RELATIVE.match(text[end:]):
         return Skip("relative_clause")
+    if _predicate_of_gender(tokens[k + 1:], forms, gender, lemma):
+        return Skip("predicate_keeps_gender")  # 'Seine Mutter war der uneheliche Sohn von ...'
     j = k - 1
     while j >= 0 and tokens[j][0].islower() and tokens[j][0].endswith(ADJ_ENDINGS) and not determiner_readings(
             tokens[j][0]) and tokens[j][0] not in CONTRACTIONS:
@@ -151,6 +158,8 @@ def _swap(text: str, tokens: list, k: int, forms: dict, table: dict) -> Edit | S
     matched = _match(readings, gender, noun_readings)
     if any(n == "sg" for _, _, n in matched) and (j == 0 or not tokens[j - 1][0][:1].isupper()):
         matched = [r for r in matched if r[0] != "gen" or r[2] != "pl"]  # a genitive plural follows a noun
+    if j > 0 and tokens[j - 1][0].lower() in PREP_CASES:
+        matched = [r for r in matched if r[0] in PREP_CASES[tokens[j - 1][0].lower()]]
     if j == 0 and any(r[0] == "nom" for r in matched):
         matched = [r for r in matched if r[0] == "nom"]  # sentence-initial: the subject
     outcomes = set()
@@ -180,6 +189,18 @@ def _swap(text: str, tokens: list, k: int, forms: dict, table: dict) -> Edit | S
         pieces.append(text[pos:tokens[idx][1]] + new_word)
         pos = tokens[idx][2]
     return replace_span(text, d_start, end, "".join(pieces), "gender", f"{word}->{new_noun}")
+
+
+def _predicate_of_gender(after: list, forms: dict, gender: str, lemma: str) -> bool:
+    """A copula right after the noun, then (before a comma or stop) another lexicon noun of its gender."""
+    if not after or after[0][0].lower() not in COPULAS:
+        return False
+    for word, _, _ in after[1:]:
+        if word in (",", ".", ";", ":"):
+            return False
+        if any(g == gender and lem != lemma for lem, g, _ in forms.get(word, ())):
+            return True
+    return False
 
 
 def _restem(adj: str, ending: str) -> str:

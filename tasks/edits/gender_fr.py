@@ -26,6 +26,9 @@ COPULAR = {"être", "devenir", "rester", "sembler", "paraître", "demeurer"}
 # verbs whose subject is a person: evidence that 'il'/'elle' is personal, not an impersonal 'it'
 PERSON_VERBS = {"naître", "mourir", "décéder", "épouser", "marier", "étudier", "grandir", "jouer", "chanter", "écrire",
                 "composer", "peindre", "enseigner", "travailler", "devenir", "rejoindre", "quitter", "diriger"}
+# participles of a person's life that keep the gender of their subject anywhere in the sentence
+_LIFE = ("né", "mort", "marié", "devenu", "allé", "venu", "élu", "nommé", "installé", "connu", "retiré", "parti")
+AGREEING_PARTICIPLES = {"Masc": set(_LIFE), "Fem": {w + "e" for w in _LIFE}}
 IRREGULAR = [("beau", "belle"), ("nouveau", "nouvelle"), ("vieux", "vieille"), ("fou", "folle"), ("blanc", "blanche"),
              ("long", "longue"), ("frais", "fraîche"), ("doux", "douce"), ("faux", "fausse"), ("roux", "rousse")]
 SUFFIXES = [("eux", "euse"), ("eur", "euse"), ("if", "ive"), ("ier", "ière"), ("er", "ère"), ("el", "elle"),
@@ -153,6 +156,8 @@ def _swap(doc: Doc, tok: Token, table: dict[str, str]) -> Edit | Skip:
             return Skip("other_subject_pronoun")
         if any(t.lower_ in table and t.i != tok.i for t in doc):
             return Skip("other_gendered_word")  # 'son père ... il': the two must change together
+        if any(t.pos_ == "NOUN" and ("Masc" if to_feminine else "Fem") in t.morph.get("Gender") for t in doc[:tok.i]):
+            return Skip("thing_antecedent")  # 'la chanson ... car elle est', 'un lac ... Il est formé': maybe a thing
     new = match_case(tok.text, table[tok.lower_])
     if "Plur" in tok.morph.get("Number") and tok.lower_ not in PRONOUNS and not new.endswith(("s", "x")):
         new += "s"
@@ -168,6 +173,10 @@ def _swap(doc: Doc, tok: Token, table: dict[str, str]) -> Edit | Skip:
     head = _agreeing_head(tok)
     if isinstance(head, str):
         return Skip(head)
+    old_gender = "Masc" if to_feminine else "Fem"
+    if tok.lower_ in PRONOUNS and any(t.i != tok.i and (head is None or t.i != head.i)
+                                      and t.lower_ in AGREEING_PARTICIPLES[old_gender] for t in doc):
+        return Skip("agreement_left")  # 'Il est né ... pour être née': another word keeps the old gender
     if head is not None:
         inflected = inflect_adjective(head.text, to_feminine)
         if inflected is None:

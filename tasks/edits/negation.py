@@ -18,6 +18,9 @@ from tasks.edits.verbgroup import (
     tense_of,
 )
 
+NOMINAL_TAGS = {"NN", "NNS", "NNP", "NNPS", "PRP", "CD", "DT", "WP", "WDT"}
+RESULT_VERBS = {"form", "create", "become", "make", "produce", "give", "yield"}  # 'meets X to form Y': a result
+
 
 def load_lexicon() -> dict[str, str]:
     """Both directions of the curated pairs (lexicon/negation_affixes_en.tsv): {word: its lexical negation
@@ -81,6 +84,11 @@ def _insert(doc: Doc, group: VerbGroup) -> Edit | Skip:
         return Skip("nonfinite")
     if lemma_of(group.head) == "be":
         return Skip("copular_statement")  # 'X is not a village in ...' reads as false without the source
+    if group.subject is None or group.subject.tag_ not in NOMINAL_TAGS:
+        return Skip("no_nominal_subject")  # 'Next appeared Iyer' -> 'Next did not appear Iyer'
+    if any(c.dep_ in ("advcl", "xcomp") and c.lower_ in RESULT_VERBS and any(g.tag_ == "TO" for g in c.children)
+           for c in group.head.children):
+        return Skip("result_clause")  # 'It does not meet the river to form the Snohomish' denies itself
     first = group.first
     rw = Rewrite(doc)
     if first.lower_ == "can":

@@ -35,9 +35,18 @@ GENDERED = {"he", "she", "il", "elle", "er", "han", "hon"}
 NAMING_VERBS = {"heter", "hette", "heiße", "heißt", "hieß", "heisst"}
 
 
+# a first person in quoted or reported speech is the speaker, whom a third person names just as well ('he told
+# The Literary Digest: My name ...' -> 'His name ...', judged no change)
+SPEECH = re.compile(r"``|''|[\"“”«»„]|\b(?:said|says|say|told|tells|asked|replied|wrote|writes|stated|sagte|sagt"
+                    r"|erklärte|schrieb|antwortete|dit|déclare|déclara|répondu|répondit|écrit|sa|säger|skrev)\b",
+                    re.IGNORECASE)
+
+
 def person(word: str, lang: str) -> int | None:
-    """1, 2 or 3 for a pronoun of ``lang``, else None."""
-    return next((p for p, forms in PERSONS.get(lang, {}).items() if word.lower() in forms), None)
+    """1, 2 or 3 for a pronoun of ``lang`` (an English "I'" of "I'm" is "I"), else None."""
+    word = word.lower()
+    word = word[:-1] if lang == "en" and word.endswith("'") else word
+    return next((p for p, forms in PERSONS.get(lang, {}).items() if word in forms), None)
 
 
 def person_change_problem(text: str, start: int, end: int, new: str, lang: str) -> str | None:
@@ -46,7 +55,8 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     papers'), the text never speaks in the new first or second person ('survived by my wife', and at the
     opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; the blind review
     rejected every such edit), an object would need to be reflexive ('we voted for us'), or a gendered
-    pronoun would name someone whose name may say otherwise ('Han heter Clementine')."""
+    pronoun would name someone whose name may say otherwise ('Han heter Clementine'), or a speaker's first
+    person would become a third person that still names the speaker (SPEECH)."""
     old_person, new_person = person(text[start:end], lang), person(new, lang)
     following = re.match(r"\s+(\w+)", text[end:])
     if new.lower() in GENDERED and following is not None and following.group(1).lower() in NAMING_VERBS:
@@ -54,6 +64,8 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     others = [m.group(0).lower() for m in WORD.finditer(text) if not (start <= m.start() < end)]
     if any(person(w, lang) == old_person for w in others):
         return "person_still_mentioned"
+    if old_person == 1 and new_person == 3 and SPEECH.search(text):
+        return "reported_speech"
     if new_person in (1, 2) and not any(person(w, lang) == new_person for w in others):
         return "third_person_text"
     if new.lower() in OBJECTS.get(lang, ()) and any(w in SUBJECTS.get(lang, ()) and person(w, lang) == new_person

@@ -53,7 +53,11 @@ def _other_finite_in(doc: Doc, group: VerbGroup, tense: str) -> bool:
     return any(tense_of_token(t) == tense for t in doc if t.i not in own)
 
 
-EDIT_TARGETS = ("past", "present")  # a 'will' put into a report of facts reads as an error without the source
+# A 'will' put into a report of facts reads as an error without the source; a past moved into the present reads
+# as a historical present ('is survived by', 'Avant son indépendance, la Finlande est'), a clash with the narrative
+# ('ist 14 Jahre alt, als ... kamen') or a birth ('is born'): on seven blind reviews past->present edits were valid
+# 11/23 (English) and 9/18 (German), present->past ones 48/69 and 16/18.
+EDIT_TARGETS = ("past",)
 
 
 def random_tense_edit(doc: Doc, rng: random.Random) -> Edit | Skip:
@@ -61,14 +65,13 @@ def random_tense_edit(doc: Doc, rng: random.Random) -> Edit | Skip:
     On the blind review no edit into the future was valid (0/7: 'The river will be a tributary')."""
     targets = list(EDIT_TARGETS)
     rng.shuffle(targets)
-    first_skip = None
+    skips = []
     for target in targets:
         result = tense_edit(doc, target)
         if isinstance(result, Edit):
             return result
-        if result.reason != "same_tense" and first_skip is None:
-            first_skip = result
-    return first_skip
+        skips.append(result)
+    return next((s for s in skips if s.reason != "same_tense"), skips[0])
 
 
 def _from_future(group: VerbGroup, target: str, rw: Rewrite) -> str | None:

@@ -72,28 +72,30 @@ def tense_of(group: VerbGroup) -> str:
 
 
 def agreement(group: VerbGroup) -> str | None:
-    """'1sg', '3sg' or 'pl' for the finite verb, from the subject, else from the verb's own form."""
+    """'1sg', '3sg' or 'pl' for the finite verb: from a form of 'be' or a third-person -s form, which the
+    sentence already agrees with ('Member States are' -> 'were', 'Saragyugh ... is' -> 'was': a parse that took
+    the wrong subject had made 'was' and 'were'); else from the subject, else from the verb's own form."""
     subj = group.subject
+    form, tag = group.first.lower_, group.first.tag_
+    if subj is not None and subj.lower_ == "i":
+        return "1sg"
+    if form in ("is", "'s", "was") or tag == "VBZ":
+        return "3sg"
+    if form in ("are", "'re", "were"):
+        return "pl"
     if subj is not None and subj.dep_ != "expl":
         word = subj.lower_
         if any(c.dep_ == "conj" for c in subj.children):
             return "pl"
-        if word == "i":
-            return "1sg"
         if word in SINGULAR_PRONOUNS:
             return "3sg"
         if word in PLURAL_PRONOUNS or subj.tag_ in ("NNS", "NNPS"):
             return "pl"
         if subj.tag_ in ("NN", "NNP", "CD") or subj.dep_ == "csubj":
             return "3sg"
-    form, tag = group.first.lower_, group.first.tag_
     if form in ("am", "'m"):
         return "1sg"
-    if tag == "VBZ" or form == "was":
-        return "3sg"
-    if tag == "VBP" or form == "were":
-        return "pl"
-    return None
+    return "pl" if tag == "VBP" else None
 
 
 BE_FORMS = {"am", "is", "are", "was", "were", "be", "been", "being", "'m", "'re"}

@@ -27,6 +27,7 @@ from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced
+from tasks.hallucigen.spelling import misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
@@ -85,7 +86,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     (X->en tense and negation: the pawsx_edits edit of the item when ``edits`` are given; additions: the
     modifiers ``corpus`` sentences of the target language attest, the item's own excepted). With
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
-    'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither)."""
+    'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither). An item whose
+    target sentence has a misspelt word (tasks/hallucigen/spelling.py) gives no example."""
     corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
@@ -111,7 +113,11 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
         own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
+        typo = misspelt(text, it[src_lang], tgt_lang)
         for type_ in [t for t in TYPES if t in params["types"]]:
+            if typo is not None:
+                tallies[type_].reject("misspelt_hyp_good")  # both hypotheses would carry it
+                continue
             if edits is not None and tgt_lang == "en" and type_ in FOUNDATION_TYPES:
                 result = _foundation_edit(edits, direction, type_, it)
             else:
