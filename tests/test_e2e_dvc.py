@@ -90,7 +90,9 @@ def test_repro_builds_the_dataset(built):
             s = stats["examples"][langpair][type_]
             assert s["read"] == 4000  # English rows of dev_2k + test_2k
             assert s["kept"] + s["rejected"] == s["read"]
-            assert s["kept"] > (1000 if type_ == "tense" else 1100), (langpair, type_, s)
+            # tense: a present moves into the past only, so the ~960 past sentences are counted 'same_tense'
+            assert s["kept"] > (500 if type_ == "tense" else 1100), (langpair, type_, s)
+            assert type_ != "tense" or s["rejected_by_reason"]["same_tense"] > 900, s
             assert s["rejected_by_reason"]["not_paraphrase"] == 2230
             kept, rejected = kept + s["kept"], rejected + s["rejected"]
     assert stats["examples"]["fr-en"]["tense"]["rejected_by_reason"]["missing_source"] == 5
