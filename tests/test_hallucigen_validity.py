@@ -122,8 +122,28 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
     ("A phase transition from a ferromagnet to a paramagnet is continuous .", "Une transition de phase.", "en",
      None),  # rare, but spelt right
     ("Der Bahnhof Nunawiding wurde 1888 eröffnet.", "Nunawiding station opened in 1888 .", "de", None),  # copied
+    ("Après la fermeture d Disney Interactive, il est parti.", "After the closure of Disney Interactive .", "fr",
+     "d"),  # an elided article without its apostrophe
+    ("Après la fermeture de Disney Interactive, il est parti.", "After the closure of Disney Interactive .", "fr",
+     None),
+    ("Les recommandations vers le sud on été acceptées.", "The suggestions were accepted .", "fr", "on été"),
+    ("Il a fut gouverneur de l'État.", "He was governor of the state .", "fr", "a fut"),
+    ("Il fut établit en 1914 comme district fiscal.", "It was established in 1914 .", "fr", "établit"),
+    ("Il a écrit et produit le film, puis il a construit un studio.", "He wrote it .", "fr", None),  # participles
 ])
 def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     from tasks.hallucigen.spelling import misspelt
 
     assert misspelt(text, source, lang) == expected
+
+
+@pytest.mark.parametrize("english,expected", [
+    ("Agranat was born in Louisville , Kentucky , in 1906 , to a Jewish-Zionist family .", False),  # 'als Sohn'?
+    ("The film received negative criticisms , but became a cult film .", False),
+    ("Among males , it can be a short form of Lawrence .", True),  # a plural of the lexicon
+    ("Mrs. Gregory moved to Paris , where her son was born .", True),
+])
+def test_an_english_source_states_a_gender_before_its_translation_swaps_one(english, expected):
+    from tasks.hallucigen.translation import states_gender
+
+    assert states_gender(english) is expected

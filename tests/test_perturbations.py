@@ -291,7 +291,17 @@ def test_pools_hold_plausible_names_only():
     ("tense", "A multiverse is the collection of alternate universes .", "en", Skip("generic_definition")),
     ("tense", "Une retraite sombre est un lieu de retraite sans lumière.", "fr", Skip("generic_definition")),
     ("tense", "Sie haben einigen Erfolg in Melbourne erzielt.", "de", Skip("compound_tense")),
+    ("tense", "Sie haben einigen Erfolg in Melbourne erzielt, bevor sie nach Sydney zogen.", "de",
+     Skip("compound_tense")),  # the participle closes its clause, not the sentence
+    ("tense", "Les œuvres de Zinovjev ont, à ce jour, été interprétées par l'orchestre d'Oulu.", "fr",
+     Skip("so_far")),
     ("tense", "Sie haben einigen Erfolg in Melbourne.", "de", "Sie hatten einigen Erfolg in Melbourne."),
+    ("tense", "La rivière Neajlov est un affluent de la rivière Neajlovel en Roumanie.", "fr",
+     Skip("natural_feature")),
+    ("tense", "Mount DeVoe is a mountain on Vancouver Island , British Columbia .", "en", Skip("natural_feature")),
+    ("tense", "The aim is to see the river from the bridge .", "en", "The aim was to see the river from the bridge ."),
+    ("tense", "It is worth noting that the following code will be applied anyway .", "en",
+     Skip("past_beside_future")),
     ("antonym", "There remain two small leagues with only a handful of members .", "en",
      Skip("quantity_in_sentence")),
     ("negation", "Next Iyer appeared in the Kannada film with the actor Darshan .", "en",
@@ -653,3 +663,14 @@ def test_an_item_never_attests_its_own_modifier():
     assert [o[3] for o in insertions("The album was out .", "en", table)] == ["red"]
     own = attested(["It was the red album ."], "en")
     assert insertions("The album was out .", "en", table, exclude=own) == []
+
+
+def test_a_first_name_ner_took_for_a_place_still_keeps_a_group_of_its_gender(fr_nlp):
+    text = ("Les innovations apportées par les femmes iraniennes ne se limitent pas à la musique classique. "
+            "Par exemple, Lily Afshar travaille sur la musique persane.")
+    lily = text.index("Lily Afshar")
+    assert run("gender", text, "fr", fr_nlp(text), [(lily, lily + 11, "LOC")]) == Skip("name_of_old_gender")
+    paris = text.replace("Lily Afshar", "Paris")
+    start = paris.index("Paris")  # a one-word place stays a place, whatever gender-guesser says of it
+    result = run("gender", paris, "fr", fr_nlp(paris), [(start, start + 5, "LOC")])
+    assert isinstance(result, Edit) and "les hommes iraniens" in result.bad

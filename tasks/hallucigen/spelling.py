@@ -1,5 +1,7 @@
 """Misspelt words of a faithful hypothesis: a word no frequency list of its language knows, one letter away
-from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'). Either side of
+from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); in French, an
+elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary ('on été') or a participle
+spelt as a present ('il fut établit'). Either side of
 the example would carry it, and annotators reject it as not fluent."""
 from __future__ import annotations
 
@@ -8,6 +10,12 @@ from functools import lru_cache
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzàâäåçéèêëîïôöùûüÿœæß"
 WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{4,}(?![\w'’-])")
+# French: an elision without its apostrophe ('la fermeture d Disney', 'affluent d ela rivière'), a misspelt
+# auxiliary ('on été', 'Il a fut') and a participle in -i spelt as a present ('il fut établit', 'il a fournit')
+BARE_ELISION = re.compile(r"(?<![\w'’.-])(?:d|l|qu|j|n|s|c|m|t) (?=[^\W\d_])")
+FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b")
+FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
+                          r"(\w{5,}it)\b")
 COMMON = 3.0  # Zipf frequency of the word a misspelling is one letter away from (3: once per million words)
 
 
@@ -29,6 +37,13 @@ def _one_letter_away(word: str) -> set[str]:
 
 def misspelt(text: str, source: str, lang: str) -> str | None:
     """The first misspelt word of ``text`` (see the module docstring), else None."""
+    if lang == "fr":
+        slip = BARE_ELISION.search(text) or FR_AUXILIARY_SLIP.search(text)
+        if slip:
+            return slip.group(0).strip()
+        present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if _zipf(m.group(1)[:-1], lang) >= 2.5), None)
+        if present:
+            return present
     copied = {w.lower() for w in re.findall(r"\w+", source)}
     for word in WORD.findall(text):
         if word.lower() in copied or _zipf(word, lang) > 0:

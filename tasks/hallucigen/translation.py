@@ -8,16 +8,19 @@ switched on, its rows join the pool."""
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from tasks.edits import modifiers
+from tasks.edits import lexicons, modifiers
 from tasks.edits.library import (
     TYPES,
     Context,
     english_denial_gives_away,
+    past_beside_future,
     perturb,
     tense_with_past_date,
     timeless_or_bounded,
@@ -75,8 +78,23 @@ def _foundation_edit(edits: dict, direction: str, type_: str, it: dict) -> Edit 
         return Skip(timeless_or_bounded(edit.good))
     if type_ == "tense" and tense_with_past_date(edit, "en"):
         return Skip("tense_with_past_date")
+    if type_ == "tense" and past_beside_future(edit):
+        return Skip("past_beside_future")
     given_away = type_ == "negation" and english_denial_gives_away(edit)
     return Skip(given_away) if given_away else edit
+
+
+@lru_cache(maxsize=1)
+def _english_gender_words() -> frozenset[str]:
+    return frozenset(w.lower() for pair in lexicons.rows("gender", "en") for w in pair)
+
+
+def states_gender(english: str) -> bool:
+    """Whether an English sentence names a gender (a word of the English gender lexicon, or its plural). Without
+    one, a gendered translation ('was born to a family' -> 'als Sohn') is itself unsupported, and its swap is no
+    hallucination (blind reviews: 2/11 such en->X gender edits valid)."""
+    words = _english_gender_words()
+    return any(w in words or (w.endswith("s") and w[:-1] in words) for w in re.findall(r"[\w.]+", english.lower()))
 
 
 def direction_candidates(direction: str, items: list[dict], nlp: dict, params: dict, edits: dict | None = None,
@@ -125,6 +143,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
                               pool, attested, tag, name_vectors=vectors,
                               own_modifiers=own)
                 result = perturb(type_, text, ctx)
+            if isinstance(result, Edit) and type_ == "gender" and src_lang == "en" and not states_gender(it["en"]):
+                result = Skip("source_without_gender")
             if not isinstance(result, Edit):
                 tallies[type_].reject(result.reason)
                 continue
