@@ -130,6 +130,14 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
     ("Il a fut gouverneur de l'État.", "He was governor of the state .", "fr", "a fut"),
     ("Il fut établit en 1914 comme district fiscal.", "It was established in 1914 .", "fr", "établit"),
     ("Il a écrit et produit le film, puis il a construit un studio.", "He wrote it .", "fr", None),  # participles
+    ("Vembannur est un village du tehsil d'Aruvikkkara.", "Vembannur is a village in the Aruvikkara Taluk .", "fr",
+     "Aruvikkkara"),  # a name copied with a slip
+    ("Le second éditeur est Hervert Wessels.", "The second editor is Herbert Wessels .", "fr", "Hervert"),
+    ("L'année la plus sèche fut 19776.", "The driest year was 1976 .", "fr", "19776"),
+    ("Die Jats leben im Osten Haryanas.", "The Jats live in eastern Haryana .", "de",
+     None),  # a genitive
+    ("Il fut dissous dans les années 1240.", "It was dissolved in the 1240s .", "fr", None),
+    ("L'éjective vélaire est une consonne.", "The velar ejective is a consonant .", "fr", None),  # an accent
 ])
 def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     from tasks.hallucigen.spelling import misspelt

@@ -568,8 +568,9 @@ QUANTITY = re.compile(r"\b(?:few|handful|many|numerous|peu|beaucoup|nombreu\w*|w
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
     """Replace a word by its antonym from the shipped lexicon; not inside a fixed phrase ('no longer', "n'est
-    plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where the antonym or either
-    word's five-letter stem is elsewhere in the text ('öppnar ... öppna'), not in a sentence with a score ('won
+    plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where the antonym, either
+    word's five-letter stem or a word of four letters or more that starts the stem is elsewhere in the text
+    ('öppnar ... öppna', 'the west side ... the eastern side'), not in a sentence with a score ('won
     4:2' -> 'lost 4:2') or a quantity (QUANTITY), and with a Doc not a particle ('come back'). The lexicons
     hold places, directions, sizes, heights and temperatures only: outcomes, trades and the like read as
     contradictions."""
@@ -586,8 +587,9 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
         if table[m.group(0).lower()] in words:
             return False  # 'eleven are private and six are public' -> 'eleven are public and six are public'
         stems = tuple({w[:5] for w in (m.group(0).lower(), table[m.group(0).lower()])})
-        if any(w.group(0).lower().startswith(stems) for w in re.finditer(r"\w+", text) if w.start() != m.start()):
-            return False  # 'I open Qarth ... which I forced to open' -> 'I close Qarth ... to open'
+        others = [w.group(0).lower() for w in re.finditer(r"\w+", text) if w.start() != m.start()]
+        if any(w.startswith(stems) or len(w) >= 4 and any(st.startswith(w) for st in stems) for w in others):
+            return False  # 'I open Qarth ... which I forced to open' -> 'close'; 'the west side ... the western side'
         previous = re.findall(r"\w+'?", text[:m.start()])[-window:]
         if fixed.get(m.group(0).lower(), set()) & {w.lower() for w in previous}:
             return False
@@ -796,9 +798,11 @@ def _other_finite_verb(doc: Doc | None, token) -> bool:
 
 
 def _closing_participle(rest: str) -> bool:
-    """A German clause after the finite verb that closes on a participle ('... in Melbourne erzielt, bevor ...')."""
+    """A German clause after the finite verb that closes on a participle, before punctuation or a coordinating
+    conjunction ('... in Melbourne erzielt, bevor ...', 'haben einigen Erfolg erzielt und spielten')."""
     return any(words and DE_PARTICIPLE.fullmatch(words[-1])
-               for words in (re.findall(r"[\w-]+", clause) for clause in re.split(r"[,;:.!?()]", rest)))
+               for words in (re.findall(r"[\w-]+", clause)
+                             for clause in re.split(r"[,;:.!?()]|\b(?:und|oder|aber|sondern|denn)\b", rest)))
 
 
 def _before_participle(token) -> bool:

@@ -1,11 +1,13 @@
 """Misspelt words of a faithful hypothesis: a word no frequency list of its language knows, one letter away
-from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); in French, an
-elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary ('on été') or a participle
-spelt as a present ('il fut établit'). Either side of
-the example would carry it, and annotators reject it as not fluent."""
+from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
+number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
+'1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
+('on été') or a participle spelt as a present ('il fut établit'). Either side of the example would carry it,
+and annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzàâäåçéèêëîïôöùûüÿœæß"
@@ -45,9 +47,31 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
         if present:
             return present
     copied = {w.lower() for w in re.findall(r"\w+", source)}
+    slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang)
+    if slip:
+        return slip
     for word in WORD.findall(text):
         if word.lower() in copied or _zipf(word, lang) > 0:
             continue
         if any(_zipf(near, lang) >= COMMON for near in _one_letter_away(word) - {word}):
             return word
+    return None
+
+
+def _bare(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
+    """A word of ``text`` its language does not know, one letter away from a word of the source: a name or
+    number copied with a slip. Not an inflection of the source word (-s, -n, -e: 'Malets', 'Haryanas'), an
+    accent ('éjective') or a number beside a word ('1240' for '1240s')."""
+    for word in re.findall(r"(?<![\w-])\w{4,}(?![\w-])", text):
+        low = word.lower()
+        if low in copied or (not word.isdigit() and _zipf(word, lang) > 0):
+            continue
+        for near in _one_letter_away(low) & copied:
+            if near.isdigit() == low.isdigit() and _bare(near) != _bare(low) and low not in {near + "s", near + "n",
+                                                                                              near + "e"}:
+                return word
     return None
