@@ -59,6 +59,7 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
 
 
 def _bare(word: str) -> str:
+    """``word`` without its accents."""
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
