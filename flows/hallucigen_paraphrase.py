@@ -13,7 +13,7 @@ from flows.main import run_flow
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.paraphrase import build_language
 from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.review import review_stats
+from tasks.hallucigen.review import published_review_stats, review_stats
 from tasks.hallucigen.source_blind import source_blind_task
 from tasks.hallucigen.sources import load_models, model_ids, source_lines
 from tasks.params import ROOT
@@ -50,6 +50,7 @@ def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "paraphrase", rows)
+    stats["published_review"] = published_review_stats(params["published_review"], published)
     write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")
 

@@ -10,7 +10,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.main import run_flow
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.review import review_stats
+from tasks.hallucigen.review import published_review_stats, review_stats
 from tasks.hallucigen.source_blind import source_blind_task
 from tasks.hallucigen.sources import load_models, model_ids, source_lines
 from tasks.hallucigen.translation import build_direction, merge_directions, translation_pool
@@ -46,6 +46,7 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "translation", rows)
+    stats["published_review"] = published_review_stats(params["published_review"], published)
     write_hallucigen_task("translation", rows, published, stats, params, exhausted,
                           ROOT / "data" / "hallucigen" / "translation",
                           ROOT / "metrics" / "hallucigen_translation.json")

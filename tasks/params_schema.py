@@ -159,6 +159,7 @@ class HallucigenTranslation(Section):
     max_type_share: Annotated[float, Field(ge=1)] | None
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
+    published_review: str | None = None
 
 
 class HallucigenParaphrase(Section):
@@ -183,6 +184,7 @@ class HallucigenParaphrase(Section):
     max_type_share: Annotated[float, Field(ge=1)] | None
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
+    published_review: str | None = None
 
 
 class HallucigenLlm(Section):

@@ -4,7 +4,17 @@ import csv
 import pytest
 
 from tasks.errors import InputError
-from tasks.hallucigen.review import export_review, read_review, review_card_lines, review_stats, validity, wilson
+from tasks.hallucigen.published import ingest_published
+from tasks.hallucigen.review import (
+    export_review,
+    published_review_lines,
+    published_review_stats,
+    read_review,
+    review_card_lines,
+    review_stats,
+    validity,
+    wilson,
+)
 
 
 def _rows():
@@ -155,3 +165,22 @@ def test_an_english_source_states_a_gender_before_its_translation_swaps_one(engl
     from tasks.hallucigen.translation import states_gender
 
     assert states_gender(english) is expected
+
+
+PUBLISHED_REVIEW = "tests/fixtures/published_review/trial_verdicts.csv"
+
+
+def test_the_published_trial_judged_with_the_same_brief(mirror, tmp_path):
+    translation, _ = ingest_published(mirror / "hallucigen", "translation", ["en-fr", "fr-en", "en-de", "de-en"])
+    paraphrase, _ = ingest_published(mirror / "hallucigen", "paraphrase", ["en", "sv"])
+    mt = published_review_stats(PUBLISHED_REVIEW, translation)
+    pg = published_review_stats(PUBLISHED_REVIEW, paraphrase)
+    assert (mt["overall"]["valid"], mt["overall"]["n"], pg["overall"]["valid"], pg["overall"]["n"]) == (8, 40, 6, 36)
+    assert {lp: (s["valid"], s["n"]) for lp, s in pg["by_langpair"].items()} == {"en": (0, 16), "sv": (6, 20)}
+    assert published_review_lines(pg)[2].endswith("judged blind with the same brief: 6/36 valid (0.1667, 95% CI "
+                                                   "0.0787–0.3189).")
+    assert published_review_stats(None, translation) is None
+    bad = tmp_path / "verdicts.csv"
+    bad.write_text("item,type,valid,note\npublished:en-fr:trial:0,addition,maybe,\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"verdicts.csv: row 2: item published:en-fr:trial:0: 'valid' must be"):
+        published_review_stats(str(bad), translation)

@@ -20,7 +20,7 @@ from tasks.edits.names import FIRST_NAME_KIND, first_name_gender, same_first_nam
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span, swap_match
-from tasks.edits.tense import random_tense_edit, tense_edit
+from tasks.edits.tense import dataset_tense_edit
 
 TYPES = ("addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym", "tense",
          "negation", "natural")
@@ -58,12 +58,12 @@ def _is_list_number(text: str, m: re.Match) -> bool:
     return (opens and after[:1] in (".", ")")) or (before.endswith("(") and after.startswith(")"))
 
 
-DAY_LINK = r"(?:-|–|to|and|bis|und|au|et|till|och|,)"  # '21 to 28 January', 'March 15 and 16'
+DAY_LINK = r"(?:-|–|to|and|or|bis|und|oder|au|et|ou|till|och|eller|,)"  # '21 to 28 January', '20 or 28 December'
 
 
 def _is_day(text: str, m: re.Match, lang: str) -> bool:
     """A day of the month: next to a month name ('July 4', '4 juillet', '4. Juli'), or to another day of a
-    range or list that is ('from 21 to 28 January', 'March 15 and 16')."""
+    range, list or alternative that is ('from 21 to 28 January', 'March 15 and 16', 'am 20. oder 28. Dezember')."""
     pat = lexicons.pattern("months", lang)
     if pat is None:
         return False
@@ -564,6 +564,14 @@ SCORE = re.compile(r"(?<![\d.])\d{1,2}\s*(?::|–|--|-)\s*\d{1,2}(?![\d.])")
 # contradicts it (judged a giveaway on two reviews)
 QUANTITY = re.compile(r"\b(?:few|handful|many|numerous|peu|beaucoup|nombreu\w*|wenige\w*|viele\w*|zahlreich\w*|få|"
                       r"många|talrik\w*)\b", re.IGNORECASE)
+# a size beside a word that fixes it: 'a civil village and small municipality' -> 'large municipality' contradicts
+# 'village' (judged a giveaway in both directions that had it)
+SIZE = re.compile(r"(?:large|big|small|biggest|largest|smallest|groß\w*|klein\w*|stor\w*|liten|litet|små\w*)",
+                  re.IGNORECASE)
+SMALL_PLACE = {"en": re.compile(r"\b(?:village|hamlet)s?\b", re.IGNORECASE),
+               "fr": re.compile(r"\b(?:village|hameau)x?s?\b", re.IGNORECASE),
+               "de": re.compile(r"(?:dorf|weiler)\w{0,2}\b", re.IGNORECASE),
+               "sv": re.compile(r"\b(?:by|byn|byar|byarna)\b", re.IGNORECASE)}
 
 
 def antonym(text: str, ctx: Context) -> Edit | Skip:
@@ -571,9 +579,9 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
     plus", '14 years old', 'best known') or a name ('High Peak', 'New Haven'), not where the antonym, either
     word's five-letter stem or a word of four letters or more that starts the stem is elsewhere in the text
     ('öppnar ... öppna', 'the west side ... the eastern side'), not in a sentence with a score ('won
-    4:2' -> 'lost 4:2') or a quantity (QUANTITY), and with a Doc not a particle ('come back'). The lexicons
-    hold places, directions, sizes, heights and temperatures only: outcomes, trades and the like read as
-    contradictions."""
+    4:2' -> 'lost 4:2') or a quantity (QUANTITY), no size beside a village (SMALL_PLACE), and with a Doc not a
+    particle ('come back'). The lexicons hold places, directions, sizes, heights and temperatures only: outcomes,
+    trades and the like read as contradictions."""
     if SCORE.search(text):
         return Skip("score_in_sentence")
     if QUANTITY.search(text):
@@ -584,6 +592,8 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
     words = {w.lower() for w in re.findall(r"\w+", text)}
 
     def keep(m: re.Match) -> bool:
+        if SIZE.fullmatch(m.group(0)) and ctx.lang in SMALL_PLACE and SMALL_PLACE[ctx.lang].search(text):
+            return False
         if table[m.group(0).lower()] in words:
             return False  # 'eleven are private and six are public' -> 'eleven are public and six are public'
         stems = tuple({w[:5] for w in (m.group(0).lower(), table[m.group(0).lower()])})
@@ -743,10 +753,7 @@ def tense(text: str, ctx: Context) -> Edit | Skip:
         root = next((t for t in ctx.doc if t.dep_ == "ROOT"), None)
         if root is not None and root.lemma_ in HEDGES and any(c.dep_ in ("ccomp", "xcomp") for c in root.children):
             return Skip("hedge_verb")
-        result = random_tense_edit(ctx.doc, ctx.rng)
-        if isinstance(result, Edit) and tense_with_past_date(result, "en"):
-            past = tense_edit(ctx.doc, "past")
-            result = past if isinstance(past, Edit) else Skip("tense_with_past_date")
+        result = dataset_tense_edit(ctx.doc)
         if isinstance(result, Edit) and past_beside_future(result):
             return Skip("past_beside_future")
     else:
@@ -781,7 +788,7 @@ def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
     rows = lexicons.rows("tense", ctx.lang)
     pasts = {b.lower() for _, b in rows} - {a.lower() for a, _ in rows}
     if found and lexicons.pairs("tense", ctx.lang)[found[0].group(0).lower()] not in pasts:
-        return Skip("not_into_past")  # no past or future moved into the present (tasks/edits/tense.EDIT_TARGETS)
+        return Skip("not_into_past")  # no past or future moved into the present (tasks/edits/tense.EDIT_TARGET)
     return swap_match(text, pat if found else None, lexicons.pairs("tense", ctx.lang), "tense", ctx.rng,
                       lambda m: m.start() == found[0].start())
 

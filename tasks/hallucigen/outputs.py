@@ -9,7 +9,7 @@ from prefect import task
 from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from tasks.hallucigen.review import review_card_lines
+from tasks.hallucigen.review import published_review_lines, review_card_lines
 from tasks.hallucigen.select import check_gates, detection_row
 from tasks.hallucigen.source_blind import card_lines
 from tasks.io import atomic_dir, write_json, write_parquet
@@ -79,6 +79,8 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
     lines += ["", *card_lines(stats.get("source_blind"))]
     if stats.get("review"):
         lines += ["", *review_card_lines(stats["review"])]
+    if stats.get("published_review"):
+        lines += ["", *published_review_lines(stats["published_review"])]
     lines += ["", "## Build parameters", "", "```", *[f"{k}: {v}" for k, v in params.items()], "```", "",
               "Rejects by reason, candidate counts and each type's applicability rate on the sources are in "
               f"`metrics/hallucigen_{scenario}.json`.", ""]

@@ -47,16 +47,34 @@ def read_review(sheet: Path, key: Path) -> list[dict]:
     keyed = {row["item"]: row for _, row in read_filled_sheet(key, KEY_FIELDS[1:])}
     out = []
     for n, row in read_filled_sheet(sheet, ["valid"]):
-        verdict = row["valid"].strip().lower()
-        if verdict not in YES + NO:
-            raise InputError(f"{sheet}: row {n}: item {row['item']}: 'valid' must be 1/0 (yes/no), "
-                             f"got {row['valid']!r}")
+        valid = _verdict(sheet, n, row)
         if row["item"] not in keyed:
             raise InputError(f"{sheet}: row {n}: item {row['item']} is not in the key {key}")
         k = keyed[row["item"]]
         out.append({"item": row["item"], "id": k["id"], "scenario": k["scenario"], "langpair": k["langpair"],
-                    "type": k["type"], "valid": verdict in YES, "texts": _texts(row)})
+                    "type": k["type"], "valid": valid, "texts": _texts(row)})
     return out
+
+
+def _verdict(sheet: Path, n: int, row: dict) -> bool:
+    """A row's 'valid' as a bool; anything but 1/0 (yes/no) is an InputError naming the file and row."""
+    verdict = row["valid"].strip().lower()
+    if verdict not in YES + NO:
+        raise InputError(f"{sheet}: row {n}: item {row['item']}: 'valid' must be 1/0 (yes/no), got {row['valid']!r}")
+    return verdict in YES
+
+
+def published_review_stats(sheet: str | None, published: list[dict]) -> dict | None:
+    """Validity of the published release's trial items judged blind with the same brief (a filled sheet whose
+    item is the published id: {item, type, valid, note}), over this scenario's published items."""
+    if not sheet:
+        return None
+    from tasks.params import ROOT
+
+    langpairs = {r["id"]: r["langpair"] for r in published if r["split"] == "trial"}
+    judged = [{"langpair": langpairs[row["item"]], "type": row["type"], "valid": _verdict(ROOT / sheet, n, row)}
+              for n, row in read_filled_sheet(ROOT / sheet, ["type", "valid"]) if row["item"] in langpairs]
+    return {**validity(judged), "sheet": sheet} if judged else None
 
 
 def _texts(row: dict) -> tuple:
@@ -99,12 +117,23 @@ def review_card_lines(review: dict) -> list[str]:
                 "validity figure for this build.", ""]
     summary = (f"Filled review sheets ({', '.join(review['sheets'])}): {o['valid']}/{o['n']} valid ({o['share']}, "
                f"95% CI {o['ci95'][0]}–{o['ci95'][1]}). {scope}")
-    lines = ["## Blind review", "", summary, "",
-             "| group | n | valid | share | 95% CI |", "|---|---|---|---|---|"]
-    for part in ("by_type", "by_langpair"):
+    return ["## Blind review", "", summary, "", *_validity_table(review, ("by_type", "by_langpair")), ""]
+
+
+def _validity_table(review: dict, parts: tuple[str, ...]) -> list[str]:
+    lines = ["| group | n | valid | share | 95% CI |", "|---|---|---|---|---|"]
+    for part in parts:
         for g, s in review[part].items():
             lines.append(f"| {g} | {s['n']} | {s['valid']} | {s['share']} | {s['ci95'][0]}–{s['ci95'][1]} |")
-    return lines + [""]
+    return lines
+
+
+def published_review_lines(review: dict) -> list[str]:
+    o = review["overall"]
+    return ["## Blind review of the published release", "",
+            f"The published HalluciGen trial items ({review['sheet']}), shuffled into a review sheet of this "
+            f"build's items and judged blind with the same brief: {o['valid']}/{o['n']} valid ({o['share']}, 95% CI "
+            f"{o['ci95'][0]}–{o['ci95'][1]}).", "", *_validity_table(review, ("by_langpair",)), ""]
 
 
 def review_stats(sheets: list[dict], scenario: str, rows: list[dict]) -> dict | None:

@@ -20,7 +20,7 @@ from tasks.detection_view import ordered_hypotheses
 from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
-from tasks.edits.tense import random_tense_edit
+from tasks.edits.tense import dataset_tense_edit
 from tasks.pawsx.reader import PawsRow, file_accounting, read_pawsx
 from tasks.stats import Tally
 
@@ -42,16 +42,16 @@ def pawsx_file(raw_dir: Path, lang: str, split: str) -> Path:
 
 def make_edits(docs: list[Doc], keys: list[str], types: Iterable[str], seed: int,
                lexical_share: float) -> dict[str, list[Edit | Skip]]:
-    """One edit (or skip) per sentence and type; random choices are seeded per sentence key."""
+    """One edit (or skip) per sentence and type; whether a negation prefers a lexical edit is seeded per key."""
     out: dict[str, list[Edit | Skip]] = {}
     for type_ in types:
         results = []
         for doc, key in zip(docs, keys):
-            rng = random.Random(f"{seed}:{type_}:{key}")
             if type_ == "tense":
-                results.append(random_tense_edit(doc, rng))
+                results.append(dataset_tense_edit(doc))
             elif type_ == "negation":
-                results.append(negation_edit(doc, prefer_lexical=rng.random() < lexical_share))
+                lexical = random.Random(f"{seed}:{type_}:{key}").random() < lexical_share
+                results.append(negation_edit(doc, prefer_lexical=lexical))
             else:
                 raise ValueError(f"unknown edit type {type_!r}")
         out[type_] = results

@@ -1,0 +1,42 @@
+"""PAWS-X English shown as plain text: exact outputs, the edit's offset, and rows left alone."""
+import pytest
+
+from tasks.hallucigen.detokenize import detokenize, plain_english
+
+
+@pytest.mark.parametrize("tokenized,plain", [
+    ("Hawker ( postcode : 2614 ) is a suburb of Canberra , Australia .",
+     "Hawker (postcode: 2614) is a suburb of Canberra, Australia."),
+    ("Mats Wilander defeats Anders Järryd , 6 -- 4 , 3 -- 6 .", "Mats Wilander defeats Anders Järryd, 6–4, 3–6."),
+    ("In the new TV-series '' Dead Gorgeous '' Hazel played the sister .",
+     'In the new TV-series "Dead Gorgeous" Hazel played the sister.'),
+    ("He told `` The Literary Digest '' it .", 'He told "The Literary Digest" it.'),
+    ("Kabir asks Sarika to end Ranvir 's game , but it is n't over .",
+     "Kabir asks Sarika to end Ranvir's game, but it isn't over."),
+    ("He gave US $ 7,000 , about 12 % of it , to the players ' union .",
+     "He gave US $7,000, about 12% of it, to the players' union."),
+    ("known as Guru Nanak Dev Ji ( 1469-1539 C.E . ) .", "known as Guru Nanak Dev Ji (1469-1539 C.E.)."),
+    ("The train left at 10 : 30 -- late .", "The train left at 10 : 30 -- late."),  # a time; a dash in words
+    ("Plain text, already fine.", "Plain text, already fine."),
+])
+def test_detokenize_exact(tokenized, plain):
+    assert detokenize(tokenized) == (plain, None)
+
+
+def test_the_edit_offset_follows_the_text():
+    text = "Kabir asks Sarika , in 1990 , to end Ranvir 's game ."
+    plain, start = detokenize(text, text.index("Ranvir"))
+    assert plain[start:].startswith("Ranvir's game.")
+    assert detokenize(text, text.index("1990"))[1] == plain.index("1990")
+
+
+def test_only_the_english_side_of_a_pawsx_row_changes():
+    x_en = {"langpair": "fr-en", "hyp_good_origin": "pawsx", "source": "Il l'a dit , non ?",
+            "hyp_good": "He said it , in 1990 .", "hyp_bad": "He did not say it , in 1990 .", "edit_start": 3}
+    assert plain_english(x_en) == {**x_en, "hyp_good": "He said it, in 1990.",
+                                   "hyp_bad": "He did not say it, in 1990.", "edit_start": 3}
+    en_x = {"langpair": "en-de", "hyp_good_origin": "pawsx", "source": "He said it , in 1990 .",
+            "hyp_good": "Er sagte es , 1990.", "hyp_bad": "Er sagte es nicht , 1990.", "edit_start": 12}
+    assert plain_english(en_x) == {**en_x, "source": "He said it, in 1990."}
+    aces = {**x_en, "hyp_good_origin": "aces"}
+    assert plain_english(aces) == aces
