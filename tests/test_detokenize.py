@@ -7,7 +7,8 @@ from tasks.hallucigen.detokenize import detokenize, plain_english
 @pytest.mark.parametrize("tokenized,plain", [
     ("Hawker ( postcode : 2614 ) is a suburb of Canberra , Australia .",
      "Hawker (postcode: 2614) is a suburb of Canberra, Australia."),
-    ("Mats Wilander defeats Anders Järryd , 6 -- 4 , 3 -- 6 .", "Mats Wilander defeats Anders Järryd, 6–4, 3–6."),
+    ("Mats Wilander defeats Anders Järryd , 6 -- 4 , 3 -- 6 , 7 - 5 .",
+     "Mats Wilander defeats Anders Järryd, 6–4, 3–6, 7–5."),
     ("In the new TV-series '' Dead Gorgeous '' Hazel played the sister .",
      'In the new TV-series "Dead Gorgeous" Hazel played the sister.'),
     ("He told `` The Literary Digest '' it .", 'He told "The Literary Digest" it.'),
@@ -16,7 +17,7 @@ from tasks.hallucigen.detokenize import detokenize, plain_english
     ("He gave US $ 7,000 , about 12 % of it , to the players ' union .",
      "He gave US $7,000, about 12% of it, to the players' union."),
     ("known as Guru Nanak Dev Ji ( 1469-1539 C.E . ) .", "known as Guru Nanak Dev Ji (1469-1539 C.E.)."),
-    ("The train left at 10 : 30 -- late .", "The train left at 10 : 30 -- late."),  # a time; a dash in words
+    ("He won 6 : 4 and left at 10 : 30 -- late .", "He won 6:4 and left at 10:30 -- late."),  # a dash in words
     ("Plain text, already fine.", "Plain text, already fine."),
 ])
 def test_detokenize_exact(tokenized, plain):

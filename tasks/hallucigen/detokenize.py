@@ -24,10 +24,10 @@ def _spaced(tokens: list[str]) -> list[tuple[bool, str]]:
             quote_open, glue_next, text = True, True, '"'
         elif token == "''":
             quote_open, space, text = False, False, '"'
-        elif token == "--" and previous[-1:].isdigit() and DIGITS.match(following):
-            space, glue_next, text = False, True, "–"  # a score or range: '6 -- 4' -> '6–4'
+        elif token in ("--", "-") and previous[-1:].isdigit() and DIGITS.match(following):
+            space, glue_next, text = False, True, "–"  # a score or range: '6 -- 4', '7 - 5' -> '6–4', '7–5'
         elif token == ":" and previous[-1:].isdigit() and DIGITS.match(following):
-            pass  # a time or ratio ('10 : 30') keeps its spaces
+            space, glue_next = False, True  # a score or time: '6 : 4' -> '6:4'
         elif token in GLUE_LEFT or (token == "'" and previous[-1:] in ("s", "S")):
             space = False  # ... and a plural possessive ('the players ' union')
         out.append((space, text))
