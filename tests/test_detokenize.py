@@ -1,7 +1,7 @@
 """PAWS-X English shown as plain text: exact outputs, the edit's offset, and rows left alone."""
 import pytest
 
-from tasks.hallucigen.detokenize import detokenize, plain_english
+from tasks.hallucigen.detokenize import detokenize, plain_text
 
 
 @pytest.mark.parametrize("tokenized,plain", [
@@ -31,13 +31,24 @@ def test_the_edit_offset_follows_the_text():
     assert detokenize(text, text.index("1990"))[1] == plain.index("1990")
 
 
-def test_only_the_english_side_of_a_pawsx_row_changes():
+@pytest.mark.parametrize("spaced,plain", [
+    ('Ein Figur in " Detection Unlimited ", einem Roman .', 'Ein Figur in "Detection Unlimited", einem Roman.'),
+    ("Katuwana ( Hambantota ) liegt in Sri Lanka .", "Katuwana (Hambantota) liegt in Sri Lanka."),
+    ('Il a dit : « oui » , puis " non " !', 'Il a dit : « oui », puis "non" !'),  # French keeps ' :' and ' !'
+    ("Une superficie de 0,91 % , soit 12 -- 14 km .", "Une superficie de 0,91 %, soit 12–14 km."),
+])
+def test_french_and_german_lose_only_their_stray_spaces(spaced, plain):
+    assert detokenize(spaced, english=False) == (plain, None)
+
+
+def test_a_pawsx_row_as_plain_text():
     x_en = {"langpair": "fr-en", "hyp_good_origin": "pawsx", "source": "Il l'a dit , non ?",
             "hyp_good": "He said it , in 1990 .", "hyp_bad": "He did not say it , in 1990 .", "edit_start": 3}
-    assert plain_english(x_en) == {**x_en, "hyp_good": "He said it, in 1990.",
-                                   "hyp_bad": "He did not say it, in 1990.", "edit_start": 3}
+    assert plain_text(x_en) == {**x_en, "hyp_good": "He said it, in 1990.",
+                                "hyp_bad": "He did not say it, in 1990.", "edit_start": 3}
     en_x = {"langpair": "en-de", "hyp_good_origin": "pawsx", "source": "He said it , in 1990 .",
-            "hyp_good": "Er sagte es , 1990.", "hyp_bad": "Er sagte es nicht , 1990.", "edit_start": 12}
-    assert plain_english(en_x) == {**en_x, "source": "He said it, in 1990."}
+            "hyp_good": "Er sagte es , 1990 .", "hyp_bad": "Er sagte es nicht , 1990 .", "edit_start": 14}
+    assert plain_text(en_x) == {**en_x, "source": "He said it, in 1990.", "hyp_good": "Er sagte es, 1990.",
+                                "hyp_bad": "Er sagte es nicht, 1990.", "edit_start": 13}
     aces = {**x_en, "hyp_good_origin": "aces"}
-    assert plain_english(aces) == aces
+    assert plain_text(aces) == aces

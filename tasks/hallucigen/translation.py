@@ -28,7 +28,7 @@ from tasks.edits.library import (
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
-from tasks.hallucigen.detokenize import plain_english
+from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced
 from tasks.hallucigen.spelling import misspelt
@@ -183,7 +183,7 @@ def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict
 
 
 def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tuple[list[dict], dict, set]:
-    """One direction's rows of both splits (PAWS-X English as plain text), its stats, and the types that ran out
+    """One direction's rows of both splits (PAWS-X text as plain text), its stats, and the types that ran out
     (a shard of the build)."""
     candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"], pool["corpus"])
     for cand in pool["aces"].get(direction, []):
@@ -192,7 +192,7 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
                                                random.Random(f"{params['seed']}:gender:{direction}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"],
                                         random.Random(f"{params['seed']}:select:{direction}"), params["max_type_share"])
-    rows = [plain_english({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
+    rows = [plain_text({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
              "candidates": {t: len(c) for t, c in sorted(candidates.items())},
