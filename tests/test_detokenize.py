@@ -18,6 +18,8 @@ from tasks.hallucigen.detokenize import detokenize, plain_text
      "He gave US $7,000, about 12% of it, to the players' union."),
     ("known as Guru Nanak Dev Ji ( 1469-1539 C.E . ) .", "known as Guru Nanak Dev Ji (1469-1539 C.E.)."),
     ("He won 6 : 4 and left at 10 : 30 -- late .", "He won 6:4 and left at 10:30 -- late."),  # a dash in words
+    ("It became a cult - favorite on C - 311 ( April 27 , 1893 - May 8 , 1958 ) .",
+     "It became a cult-favorite on C-311 (April 27, 1893 - May 8, 1958)."),  # compounds; a range keeps its spaces
     ("Plain text, already fine.", "Plain text, already fine."),
 ])
 def test_detokenize_exact(tokenized, plain):
@@ -36,6 +38,7 @@ def test_the_edit_offset_follows_the_text():
     ("Katuwana ( Hambantota ) liegt in Sri Lanka .", "Katuwana (Hambantota) liegt in Sri Lanka."),
     ('Il a dit : « oui » , puis " non " !', 'Il a dit : « oui », puis "non" !'),  # French keeps ' :' and ' !'
     ("Une superficie de 0,91 % , soit 12 -- 14 km .", "Une superficie de 0,91 %, soit 12–14 km."),
+    ('Adam Surat (" Force intérieure") est un film .', 'Adam Surat ("Force intérieure") est un film.'),
 ])
 def test_french_and_german_lose_only_their_stray_spaces(spaced, plain):
     assert detokenize(spaced, english=False) == (plain, None)

@@ -9,7 +9,7 @@ from tasks.edits.result import Edit, Skip
 from tasks.errors import PipelineError
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.consistency import failed_checks
-from tasks.hallucigen.paraphrase import normalise, shroom_items, swedish_pairs
+from tasks.hallucigen.paraphrase import mend_hyphens, normalise, shroom_items, swedish_pairs
 from tasks.hallucigen.published import ingest_published
 from tasks.hallucigen.select import (
     Candidate,
@@ -17,6 +17,7 @@ from tasks.hallucigen.select import (
     check_gates,
     detection_row,
     select_balanced,
+    towards_women,
 )
 from tasks.hallucigen.translation import _foundation_edit
 
@@ -39,6 +40,29 @@ def test_select_balanced_is_uniform_seeded_and_uses_each_source_once():
     test_types = [c.type for c in chosen["test"]]
     assert "date" in exhausted and "natural" in exhausted
     assert abs(test_types.count("number") - test_types.count("tense")) <= 1
+
+
+def test_a_dropped_candidate_changes_only_the_pick_it_took_part_in():
+    cands = {t: [Candidate(key=f"{t}{k}", type=t, row={"hyp_bad": f"{t}-{k}"}) for k in range(40)]
+             for t in ("number", "date", "tense")}
+    chosen, _ = select_balanced(cands, {"test": 12}, random.Random(3))
+    dropped = chosen["test"][0]
+    fewer = {t: [c for c in cs if c != dropped] for t, cs in cands.items()}
+    again, _ = select_balanced(fewer, {"test": 12}, random.Random(3))
+    before, after = {c.key for c in chosen["test"]}, {c.key for c in again["test"]}
+    assert before - after == {dropped.key}
+    assert len(after - before) == 1
+
+
+def test_every_split_has_as_many_gender_edits_towards_women_as_towards_men():
+    details = ["He->She"] * 10 + ["She->He"] * 30
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d, "hyp_bad": str(k)})
+                        for k, d in enumerate(details)]}
+    chosen, _ = select_balanced(cands, {"trial": 4, "test": 12}, random.Random(5), side=towards_women("en"))
+    assert [Counter(c.row["edit_detail"] for c in chosen[s]) for s in ("trial", "test")] == [
+        Counter({"He->She": 2, "She->He": 2}), Counter({"He->She": 6, "She->He": 6})]
+    pooled, _ = select_balanced(cands, {"trial": 4, "test": 12}, random.Random(5))
+    assert Counter(c.row["edit_detail"] for c in pooled["test"]) == Counter({"He->She": 1, "She->He": 11})
 
 
 def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():
@@ -262,3 +286,10 @@ def test_ner_spans_leave_a_possessive_out_and_drop_spans_without_a_capital():
     doc = nlp("The European Union 's trade and Whelihan 's")
     doc.ents = [doc.char_span(0, 21, "ORG"), doc.char_span(41, 43, "PERSON")]
     assert [doc.text[s:e] for s, e, _ in ner_spans(doc, "en")] == ["The European Union"]
+
+
+def test_a_compound_the_paraphraser_split_is_written_as_the_source_writes_it():
+    source = "We debate nuclear sector-related activities and a well- meant plan."
+    assert mend_hyphens("The debate on nuclear sector- related activities continues.", source) == (
+        "The debate on nuclear sector-related activities continues.")
+    assert mend_hyphens("A well- meant plan.", "A plan.") == "A well- meant plan."  # not the source's compound

@@ -155,6 +155,24 @@ def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     assert misspelt(text, source, lang) == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("David David Godwin is represented at DGA Associates by Emma Townshend .", "David David"),
+    ("The music hall hall was first imported to Paris from London in 1862 .", "hall hall"),
+    ("Cowra ist ein Vorort von Canberra (: 2614).", "(:"),
+    ("Bayezid II heiratete Gülbahar Hatun, die die Mutter Selims I. war.", None),  # a relative pronoun and article
+    ("What he had had was never enough .", None),
+    ("David Godwin is represented at DGA Associates by Emma Townshend .", None),
+    ("`` gravityWall '' was the first theme of the series `` , while `` sh0ut '' was the second .", "unclosed_quote"),
+    ("In 2009, Coolidge a joué un rôle dramatique dans \" en tant que Genevieve McDonagh.", "unclosed_quote"),
+    ("`` gravityWall '' was the first theme , while `` sh0ut '' was the second .", None),
+    ("Er sponsert den Kurzfilm „Autism Every Day\", produziert von Lauren Thierry.", None),
+])
+def test_garbled_text_of_a_pair(text, expected):
+    from tasks.hallucigen.spelling import garbled
+
+    assert garbled(text) == expected
+
+
 @pytest.mark.parametrize("english,expected", [
     ("Agranat was born in Louisville , Kentucky , in 1906 , to a Jewish-Zionist family .", False),  # 'als Sohn'?
     ("The film received negative criticisms , but became a cult film .", False),
@@ -181,6 +199,11 @@ def test_the_published_trial_judged_with_the_same_brief(mirror, tmp_path):
                                                    "0.0787–0.3189).")
     assert published_review_stats(None, translation) is None
     bad = tmp_path / "verdicts.csv"
-    bad.write_text("item,type,valid,note\npublished:en-fr:trial:0,addition,maybe,\n", encoding="utf-8")
+    bad.write_text("item,langpair,type,valid,note\npublished:en-fr:trial:0,en-fr,addition,maybe,\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"verdicts.csv: row 2: item published:en-fr:trial:0: 'valid' must be"):
+        published_review_stats(str(bad), translation)
+    bad.write_text("item,langpair,type,valid,note\npublished:sv:trial:0,sv,addition,1,\n"
+                   "published:en-fr:trial:10,en-fr,addition,1,\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"verdicts.csv: row 3: item published:en-fr:trial:10 is not a published "
+                                         r"trial id of en-fr$"):
         published_review_stats(str(bad), translation)

@@ -301,6 +301,9 @@ def test_pools_hold_plausible_names_only():
     ("tense", "La rivière Neajlov est un affluent de la rivière Neajlovel en Roumanie.", "fr",
      Skip("natural_feature")),
     ("tense", "Mount DeVoe is a mountain on Vancouver Island , British Columbia .", "en", Skip("natural_feature")),
+    ("tense", "Der Sikhismus ist eine Religion, die im 15. Jahrhundert im Punjab begann.", "de",
+     Skip("natural_feature")),
+    ("tense", "Le sikhisme est une religion qui a commencé au Pendjab.", "fr", Skip("natural_feature")),
     ("tense", "The aim is to see the river from the bridge .", "en", "The aim was to see the river from the bridge ."),
     ("tense", "It is worth noting that the following code will be applied anyway .", "en",
      Skip("past_beside_future")),
@@ -314,12 +317,17 @@ def test_pools_hold_plausible_names_only():
     ("number", "He died on 20 or 28 December in Galway .", "en", Skip("no_candidate")),  # days, not numbers
     ("negation", "Next Iyer appeared in the Kannada film with the actor Darshan .", "en",
      Skip("denied_in_sequence")),
+    ("negation", "Sterling Brown was best known for his authentic southern black dialect .", "en",
+     Skip("denied_superlative")),
     ("negation", "We do not have the people or know-how to prepare it .", "en", Skip("removed_in_compound_sentence")),
     ("negation", "We could almost describe it as an aspect of the controversy .", "en", Skip("positive_polarity_word")),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
     ("tense", "Der Übergang ist kontinuierlich und ist von zweiter Ordnung.", "de", Skip("tense_clash")),
     ("tense", "Der Gewinn kann vom Besitzer übertragen werden.", "de", Skip("tense_clash")),  # 'werden' not finite
     ("tense", "Sahib Khan est né dans la famille Tiwana.", "fr", Skip("compound_tense")),
+    ("tense", "L'équipe a réagi aux changements au cours du même match.", "fr", Skip("compound_tense")),
+    ("tense", "Il a continué ses relations avec ESPN en réalisant deux films.", "fr", Skip("compound_tense")),
+    ("tense", "Juhi Chawla a deux enfants avec sa femme.", "fr", "Juhi Chawla avait deux enfants avec sa femme."),
     ("tense", "En 1997, elle est apparue à Paris.", "fr", Skip("compound_tense")),
     ("tense", "Le lac est situé au nord de la ville.", "fr", Skip("compound_tense")),
     ("tense", "Roy a rejoint le parti en 1963 et a dirigé des syndicats.", "fr", Skip("tense_clash")),
@@ -484,6 +492,16 @@ def test_a_modifier_the_paraphrase_source_has_is_no_addition():
     assert perturb("addition", "En man spelar gitarr.", ctx).bad == "En ung man spelar gitarr."
 
 
+def test_no_ordinal_is_added_before_a_noun_with_its_number():
+    from tasks.edits import modifiers
+
+    table = modifiers.attested(["La neuvième saison fut longue.", "La neuvième saison fut courte."], "fr")
+    ctx = Context("fr", random.Random("7"), None, [], POOL, table)
+    assert perturb("addition", "La saison 2008–09 fut la 37e de la franchise.", ctx) == Skip("no_attested_modifier")
+    assert perturb("addition", "La saison fut la 37e de la franchise.", ctx).bad == (
+        "La neuvième saison fut la 37e de la franchise.")
+
+
 def test_a_verb_after_the_noun_is_no_french_addition(fr_nlp):
     """'une moyenne passa' is seen once only; seen twice, re-tagging still reads 'passa' as a verb."""
     from tasks.edits import modifiers
@@ -601,10 +619,15 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
     ("number", "En 1291, elle épousa Otton IV et eut trois enfants, dont deux filles.", "fr", [], {},
      Skip("numbers_may_add_up")),
     ("number", "He made one of the first botanical collections in Ohio .", "en", [], {}, Skip("no_candidate")),
+    ("number", "`` 2 '' Benjamin Hough was married by Stephen Ford , Justice of Peace .", "en", [], {},
+     Skip("no_candidate")),
     ("number", "This was the third of three hotels built in the district .", "en", [], {},
      "This was the third of four hotels built in the district ."),  # never 'the fourth of three'
+    ("number", "The fault lies with the crises in the third world .", "en", [], {}, Skip("no_candidate")),
+    ("number", "Jobs for nationals of third countries come first .", "en", [], {}, Skip("no_candidate")),
     ("gender", "Sein Vater starb in seiner Jugend, und seine Mutter heiratete 1842 erneut.", "de", [], {},
      Skip("new_word_elsewhere")),
+    ("gender", "En man och en kvinna dansar i regnet.", "sv", [], {}, Skip("new_word_elsewhere")),
     ("antonym", "The ship of Alan Wilkinson had an upper deck for the band .", "en", [], {},
      "The ship of Alan Wilkinson had a lower deck for the band ."),
     ("named-entity", "The band was led by McLennan .", "en", [(20, 28, "PERSON")], {"PERSON": ["Ian MacLennan",

@@ -67,6 +67,6 @@ def test_tense_skips_with_reason(nlp, good, target, reason):
 
 
 def test_dataset_tense_edit_only_moves_into_the_past(nlp):
-    assert dataset_tense_edit(nlp("The team will win the cup .")).bad == "The team won the cup ."
+    assert dataset_tense_edit(nlp("The team will win the cup .")) == Skip("from_future")
     assert dataset_tense_edit(nlp("The team wins the cup .")).bad == "The team won the cup ."
     assert dataset_tense_edit(nlp("The team won the cup .")) == Skip("same_tense")  # no present

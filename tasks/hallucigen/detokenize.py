@@ -1,7 +1,7 @@
 """PAWS-X's English is tokenized ('Ranvir 's game , in 1990 .', '`` Dead Gorgeous ''', '6 -- 4'), and some of its
 French and German has stray spaces ('Sri Lanka .', '" Detection Unlimited "'): the HalluciGen rows show plain text
-("Ranvir's game, in 1990.", '"Dead Gorgeous"', '6–4'), as the published release does. Only spaces between tokens
-change, so an edit keeps its place (``detokenize`` maps its offset)."""
+("Ranvir's game, in 1990.", '"Dead Gorgeous"', '6–4', 'cult-favorite'), as the published release does. Only spaces
+between tokens change, so an edit keeps its place (``detokenize`` maps its offset)."""
 from __future__ import annotations
 
 import re
@@ -32,8 +32,12 @@ def _spaced(tokens: list[str], english: bool) -> list[tuple[bool, str]]:
                 space = False
         elif token[:1] == '"' and quotes % 2 and not token[1:].isalnum():
             space = False  # a closing quote before its punctuation: '" Detection Unlimited ",'
+        elif token in ('("', '["') and quotes % 2 == 0:
+            glue_next = True  # an opening quote after its bracket: 'Adam Surat (" Force intérieure")'
         elif token in ("--", "-") and previous[-1:].isdigit() and DIGITS.match(following):
             space, glue_next, text = False, True, "–"  # a score or range: '6 -- 4', '7 - 5' -> '6–4', '7–5'
+        elif english and token == "-" and previous[-1:].isalpha() and following[:1].isalnum():
+            space, glue_next = False, True  # a compound: 'cult - favorite', 'C - 311' ('1867 - April' is a range)
         elif token == ":" and previous[-1:].isdigit() and DIGITS.match(following):
             space, glue_next = False, True  # a score or time: '6 : 4' -> '6:4'
         elif token in glue_left or (english and token == "'" and previous[-1:] in ("s", "S")):

@@ -78,6 +78,12 @@ def encoder_similarities(pairs: list[tuple[str, str]], encoder_name: str) -> dic
     return {(s, h): float(vectors[s] @ vectors[h]) for s, h in pairs}
 
 
+def mend_hyphens(hyp: str, source: str) -> str:
+    """``hyp`` with a compound the paraphraser split at its hyphen ('sector- related') written as the source
+    writes it ('sector-related')."""
+    return re.sub(r"\b(\w+)- (\w+)\b", lambda m: f"{m[1]}-{m[2]}" if f"{m[1]}-{m[2]}" in source else m[0], hyp)
+
+
 def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: dict
                     ) -> tuple[list[tuple[str, str, str]], list[dict | None], dict[str, int]]:
     """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
@@ -104,7 +110,7 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
             elif natural is None and labelled and not degenerate(h["hyp"]):
                 natural = {**h, "failed": failed}
         good = max(faithful, key=lambda h: sims[(src, h["hyp"])], default=None)  # first of equals
-        goods.append((src, good["hyp"] if good else src, good["origin"] if good else "source"))
+        goods.append((src, mend_hyphens(good["hyp"], src) if good else src, good["origin"] if good else "source"))
         naturals.append(natural if natural is None or good is None or natural["hyp"] != good["hyp"] else None)
     return goods, naturals, dict(sorted(removed.items()))
 
@@ -248,14 +254,15 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
 def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, set]:
     """One language's rows of both splits, its stats, and the types that ran out (a shard of the build;
     ``nlp``: the English pipeline, unused for Swedish)."""
-    from tasks.hallucigen.select import balance_gender_directions, select_balanced
+    from tasks.hallucigen.select import balance_gender_directions, select_balanced, towards_women
 
     candidates, stats = (english_candidates(raw_root, params, nlp) if lang == "en"
                          else swedish_candidates(raw_root, params))
     stats["gender_dropped_for_direction_balance"] = balance_gender_directions(
         candidates, lang, random.Random(f"{params['seed']}:gender:{lang}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"][lang],
-                                        random.Random(f"{params['seed']}:select:{lang}"), params["max_type_share"])
+                                        random.Random(f"{params['seed']}:select:{lang}"), params["max_type_share"],
+                                        towards_women(lang))
     rows = [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split}
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}

@@ -66,14 +66,22 @@ def _verdict(sheet: Path, n: int, row: dict) -> bool:
 
 def published_review_stats(sheet: str | None, published: list[dict]) -> dict | None:
     """Validity of the published release's trial items judged blind with the same brief (a filled sheet whose
-    item is the published id: {item, type, valid, note}), over this scenario's published items."""
+    item is the published id: {item, langpair, type, valid, note}), over the rows of this scenario's language
+    pairs. Such a row whose item is not a published trial id of its language pair is an InputError naming the
+    file and row."""
     if not sheet:
         return None
     from tasks.params import ROOT
 
     langpairs = {r["id"]: r["langpair"] for r in published if r["split"] == "trial"}
-    judged = [{"langpair": langpairs[row["item"]], "type": row["type"], "valid": _verdict(ROOT / sheet, n, row)}
-              for n, row in read_filled_sheet(ROOT / sheet, ["type", "valid"]) if row["item"] in langpairs]
+    judged = []
+    for n, row in read_filled_sheet(ROOT / sheet, ["langpair", "type", "valid"]):
+        if row["langpair"] not in langpairs.values():
+            continue
+        if langpairs.get(row["item"]) != row["langpair"]:
+            raise InputError(f"{ROOT / sheet}: row {n}: item {row['item']} is not a published trial id of "
+                             f"{row['langpair']}")
+        judged.append({"langpair": row["langpair"], "type": row["type"], "valid": _verdict(ROOT / sheet, n, row)})
     return {**validity(judged), "sheet": sheet} if judged else None
 
 

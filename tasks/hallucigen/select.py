@@ -1,10 +1,13 @@
 """Choosing examples as uniform across types as the pool allows, the detection view, and the quality gates."""
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from tasks.detection_view import ordered_hypotheses
 from tasks.edits.library import TYPES
@@ -19,12 +22,19 @@ class Candidate:
 
 
 def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
-                    max_share: float | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
+                    max_share: float | None = None, side: Callable[[Candidate], object] | None = None
+                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
     using a source twice; with ``max_share``, no type takes more than that multiple of an even share
-    (size / types), so a split whose other types ran out stays smaller rather than filled by one type.
+    (size / types), so a split whose other types ran out stays smaller rather than filled by one type. Each
+    type's candidates queue in a seeded hash order of their own texts, so a filter that drops a candidate
+    changes only the picks that candidate took part in, never the whole build. With ``side``, a type's queue
+    alternates between the sides of its candidates (a gender edit towards women, one towards men), so every
+    split, not just the pool, has as many of each.
     Returns the splits and the types whose candidates ran out."""
-    queues = {t: rng.sample(c, len(c)) for t, c in sorted(candidates.items()) if c}
+    salt = rng.getrandbits(64)
+    queues = {t: _alternate(sorted(c, key=lambda cand: _rank(salt, cand)), side)
+              for t, c in sorted(candidates.items()) if c}
     order = sorted(queues)
     rng.shuffle(order)
     used, exhausted, chosen = set(), set(), {}
@@ -52,16 +62,39 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     return chosen, exhausted | {t for t in TYPES if t not in queues}
 
 
+def _rank(salt: int, cand: Candidate) -> str:
+    """A candidate's seeded place in its type's queue: a hash of its source and its edited hypothesis."""
+    text = f"{salt}\x1f{cand.type}\x1f{cand.key}\x1f{cand.row.get('hyp_bad', '')}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _alternate(queue: list[Candidate], side: Callable[[Candidate], object] | None) -> list[Candidate]:
+    """``queue`` taking its sides in turn, each side in its own order (unchanged without ``side``)."""
+    if side is None:
+        return queue
+    by_side: dict[object, list[Candidate]] = {}
+    for cand in queue:
+        by_side.setdefault(side(cand), []).append(cand)
+    return [c for turn in zip_longest(*by_side.values()) for c in turn if c is not None]
+
+
+def towards_women(lang: str) -> Callable[[Candidate], object]:
+    """The side of a candidate: for a gender edit, whether it goes towards the female form; else None."""
+    from tasks.edits import lexicons
+
+    female = {b.lower() for _, b in lexicons.rows("gender", lang)}
+    return lambda cand: (cand.type == "gender"
+                         and cand.row["edit_detail"].split(",")[0].split("->")[-1].lower() in female)
+
+
 def balance_gender_directions(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:
     """Keep as many gender edits towards the female side as towards the male side (the larger side sampled
     down, in place): most sources are about men, and a hypothesis-only detector that calls every 'she'
     hallucinated would otherwise score well. Returns how many candidates were dropped."""
-    from tasks.edits import lexicons
-
-    female = {b.lower() for _, b in lexicons.rows("gender", lang)}
+    female = towards_women(lang)
     sides: dict[bool, list[Candidate]] = {True: [], False: []}
     for cand in candidates.get("gender", []):
-        sides[cand.row["edit_detail"].split(",")[0].split("->")[-1].lower() in female].append(cand)
+        sides[female(cand)].append(cand)
     n = min(len(sides[True]), len(sides[False]))
     kept = {id(c) for side in (True, False) for c in rng.sample(sides[side], n)}
     before = len(candidates.get("gender", []))

@@ -2,8 +2,9 @@
 from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
 number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
 '1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
-('on été') or a participle spelt as a present ('il fut établit'). Either side of the example would carry it,
-and annotators reject it as not fluent or not faithful."""
+('on été') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word ('David David
+Godwin', 'the music hall hall'), a label without its word ('(: 2614)') or a quote never closed ('the series `` ,
+while'). Either side of the example would carry it, and annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -18,6 +19,9 @@ BARE_ELISION = re.compile(r"(?<![\w'’.-])(?:d|l|qu|j|n|s|c|m|t) (?=[^\W\d_])")
 FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b")
 FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
                           r"(\w{5,}it)\b")
+DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]{2,})\s+\1(?![\w'’-])", re.IGNORECASE)
+FINE_DOUBLES = {"die", "der", "das", "den", "dem", "des", "als", "que", "nous", "vous", "had", "that", "is", "det"}
+EMPTY_LABEL = re.compile(r"\(\s*[:;,]|[:;,]\s*\)")
 COMMON = 3.0  # Zipf frequency of the word a misspelling is one letter away from (3: once per million words)
 
 
@@ -76,3 +80,12 @@ def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
                                                                                               near + "e"}:
                 return word
     return None
+
+
+def garbled(text: str) -> str | None:
+    """A doubled word (not a grammatical one: 'die die', 'had had'), a label without its word or an unclosed quote
+    (more '``' than "''", or an odd number of '"' where no '„' opens a German quote) of ``text``."""
+    doubled = next((m.group(0) for m in DOUBLED.finditer(text) if m.group(1).lower() not in FINE_DOUBLES), None)
+    empty = EMPTY_LABEL.search(text)
+    unclosed = text.count("``") > text.count("''") or (text.count('"') % 2 == 1 and "„" not in text)
+    return doubled or (empty.group(0) if empty else None) or ("unclosed_quote" if unclosed else None)

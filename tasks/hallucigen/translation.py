@@ -30,8 +30,8 @@ from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
-from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced
-from tasks.hallucigen.spelling import misspelt
+from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced, towards_women
+from tasks.hallucigen.spelling import garbled, misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
@@ -107,7 +107,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     modifiers ``corpus`` sentences of the target language attest, the item's own excepted). With
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
     'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither). An item whose
-    target sentence has a misspelt word (tasks/hallucigen/spelling.py) gives no example."""
+    target sentence has a misspelt word, or whose source or target is garbled (tasks/hallucigen/spelling.py), gives
+    no example."""
     corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
@@ -133,10 +134,11 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     tallies: dict[str, Tally] = defaultdict(Tally)
     for it, text, doc, ents in zip(sample, targets, docs, spans):
         own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
-        typo = misspelt(text, it[src_lang], tgt_lang)
+        flaw = ("misspelt_hyp_good" if misspelt(text, it[src_lang], tgt_lang) else "garbled_hyp_good"
+                if garbled(text) else "garbled_source" if garbled(it[src_lang]) else None)
         for type_ in [t for t in TYPES if t in params["types"]]:
-            if typo is not None:
-                tallies[type_].reject("misspelt_hyp_good")  # both hypotheses would carry it
+            if flaw is not None:
+                tallies[type_].reject(flaw)  # both hypotheses would carry it, or hyp+ would mend the source
                 continue
             if edits is not None and tgt_lang == "en" and type_ in FOUNDATION_TYPES:
                 result = _foundation_edit(edits, direction, type_, it)
@@ -191,7 +193,8 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
     gender_dropped = balance_gender_directions(candidates, direction.split("-")[1],
                                                random.Random(f"{params['seed']}:gender:{direction}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"],
-                                        random.Random(f"{params['seed']}:select:{direction}"), params["max_type_share"])
+                                        random.Random(f"{params['seed']}:select:{direction}"), params["max_type_share"],
+                                        towards_women(direction.split("-")[1]))
     rows = [plain_text({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
