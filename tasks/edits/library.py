@@ -715,7 +715,7 @@ GENERIC = re.compile(r"\s*(?:an?|un|une|ein|eine|en|ett)\s+(?:[\w-]+\s+){1,3}(?:
 
 # What a river, mountain, island or bay is stays true: 'The Neajlov River was a tributary', 'Mount DeVoe was a
 # mountain', 'Malta was a bay' read as wrong without the source (pooled reviews: 2/11 such tense edits valid); so
-# does what a living religion or a name is: 'Sikhism was a religion', 'Kim was a unisex given name' (0/5 valid).
+# does what a living religion or a name is: 'Sikhism was a religion', 'Kim was a unisex given name' (0/6 valid).
 NATURAL_FACT = re.compile(r"\b(?:is|are|est|sont|ist|sind|är)\s+(?:(?:a|an|the|un|une|le|la|l'|ein|eine|der|die|das|"
                           r"en|ett)\s+)?(?:[\w'-]+\s+){0,2}(?:tributary|tributaries|river|mountain|island|bay|lake|"
                           r"peak|affluent|rivière|fleuve|montagne|île|baie|lac|sommet|Nebenfluss|Fluss|Berg|Insel|"
