@@ -152,6 +152,7 @@ class HallucigenTranslation(Section):
     pawsx_splits: list[PawsxSplit] = Field(min_length=1)
     pool_per_direction: PositiveInt
     entity_encoder: str
+    name_lm: str | None = None
     min_pair_similarity: dict[Literal["fr", "de"], Share]
     use_aces: bool
     sizes: Sizes
@@ -177,6 +178,7 @@ class HallucigenParaphrase(Section):
     encoder: str
     encoder_sv: str
     entity_encoder: str
+    name_lm: str | None = None
     min_encoder_similarity: dict[Literal["en", "sv"], Share]
     sweparaphrase_files: list[str] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]

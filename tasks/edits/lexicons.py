@@ -32,6 +32,14 @@ def pairs(name: str, lang: str) -> dict[str, str]:
     return out
 
 
+def options(name: str, lang: str) -> dict[str, tuple[str, ...]]:
+    """{word: every replacement listed for it, in list order} (lower-cased keys): numbers go down as well as up."""
+    out: dict[str, tuple[str, ...]] = {}
+    for a, b in rows(name, lang):
+        out[a.lower()] = out.get(a.lower(), ()) + (b,)
+    return out
+
+
 def words(name: str, lang: str) -> tuple[str, ...]:
     """The first column of a list (months), as written."""
     return tuple(a for a, _ in rows(name, lang))

@@ -167,11 +167,11 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
 
 def number(text: str, ctx: Context) -> Edit | Skip:
     """Change a number (not a year, a day of the month, a decade, a score, list numbering, one of a run of
-    numbers, a count of the things named after it, or 1, whose noun is singular), keeping its digit count and
-    separators and never making it 1; else a number word (with a Doc, one read as a number or adjective, not
-    'first' the adverb, nor a word before another number: 'the first three hotels', nor a rank in a group or
-    series: 'one of the first', 'the third of three', nor a fixed phrase: 'third countries', nor a count standing
-    for its noun: 'les deux ont').
+    numbers, a count of the things named after it, or 1, whose noun is singular), up or down at random, keeping its
+    digit count and separators and never making it 1; else a number word, to a value listed for it (with a Doc,
+    one read as a number or adjective, not 'first' the adverb, nor a word before another number: 'the first three
+    hotels', nor a rank in a group or series: 'one of the first', 'the third of three', nor a fixed phrase: 'third
+    countries', nor a count standing for its noun: 'les deux ont').
     Never where numbers may add up."""
     if numbers_may_add_up(text, ctx.lang):
         return Skip("numbers_may_add_up")
@@ -180,7 +180,7 @@ def number(text: str, ctx: Context) -> Edit | Skip:
                and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)
                and not _in_number_sequence(text, m)]
     if not matches:
-        return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.pairs("numbers", ctx.lang),
+        return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.options("numbers", ctx.lang),
                           "number", ctx.rng, keep=lambda m: _number_word_fits(text, m, ctx.doc))
     m = ctx.rng.choice(matches)
     digits = re.sub(r"\D", "", m.group(0))
@@ -190,7 +190,8 @@ def number(text: str, ctx: Context) -> Edit | Skip:
              if 2 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value]  # 1 -> 2: 'an' -> 'ans'
     if not valid:
         return Skip("no_valid_value")
-    new_digits = iter(str(valid[0]).zfill(len(digits)))
+    stepped = [v for v in valid if abs(v - value) == step] or valid  # down as often as up
+    new_digits = iter(str(ctx.rng.choice(stepped)).zfill(len(digits)))
     new = "".join(next(new_digits) if c.isdigit() else c for c in m.group(0))
     return replace_span(text, m.start(), m.end(), new, "number", f"{m.group(0)}->{new}")
 
@@ -305,6 +306,9 @@ def nearest(name: str, pool: list[str], vectors: dict) -> list[str]:
     return sorted(close, key=lambda p: -float(vectors[name] @ vectors[p]))[:NEAREST_NAMES]
 
 
+FR_VOWELS = "AEIOUYÂÉÈÊÎÔaeiouyâéèêîô"
+
+
 def named_entity(text: str, ctx: Context) -> Edit | Skip:
     """Swap a named entity for one of the nearest (``ctx.name_vectors``) of the same label and kind from the
     corpus pool, with as many words as the original; a genitive -s is kept. A person's first name (or a Swedish
@@ -367,6 +371,8 @@ def named_entity(text: str, ctx: Context) -> Edit | Skip:
         pool = [p for p in pool if p not in (base, span) and p not in text and len(p.split()) == len(base.split())
                 and not spelling_variant(p, base) and (p in CONTINENTS) == (base in CONTINENTS)
                 and p.isupper() == base.isupper() and not (is_gen and p.endswith(("s", "x", "z")))]
+        if ctx.lang == "fr" and re.search(r"\b(?:de|le|la|que|je)\s+$", text[:start], re.IGNORECASE):
+            pool = [p for p in pool if p[:1] not in FR_VOWELS]  # 'de Margaret' never becomes 'de Elizabeth'
         if not pool:
             reasons.append("no_same_kind")
             continue
@@ -698,7 +704,9 @@ CENTURY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th|e|er|\.)?\s+(?:century|centuries|
 # A tense edit in a sentence with 'so far' clashes with it; 'formula' marks PAWS-X's placeholders of a
 # definition, which is timeless: both read as wrong without the source.
 SO_FAR = re.compile(r"\b(?:so far|thus far|to date|until now|up to now|jusqu['’]ici|jusqu['’]à présent|à ce jour|"
-                    r"bisher|bislang|hittills|än så länge|till dags dato)\b", re.IGNORECASE)
+                    r"bisher|bislang|hittills|än så länge|till dags dato|(?:in|over|during) the (?:last|past)|"
+                    r"in recent (?:years|months|decades)|ces dernières|ces derniers|in den letzten|de senaste)\b",
+                    re.IGNORECASE)  # a period up to now: 'have closed in the last few years' -> 'had closed
 FORMULA = re.compile(r"\b(?:formula|formule|formel)\b", re.IGNORECASE)
 # What a thing is named after holds in any tense: 'is named after' -> 'was named after' changes nothing.
 NAMING = re.compile(r"\b(?:named|called)\s+(?:after|for)\b|\bnommée?s?\s+(?:d'après|d’après|en l'honneur)|\bbenannt\b"

@@ -21,12 +21,14 @@ def replace_span(text: str, start: int, end: int, new: str, type_: str, detail: 
                 target=new, detail=detail)
 
 
-def swap_match(text: str, pat: re.Pattern | None, table: dict[str, str], type_: str, rng: random.Random,
-               keep: callable = lambda m: True) -> Edit | Skip:
-    """Replace one seeded-random match of ``pat`` (kept by ``keep``) by its entry in ``table``."""
+def swap_match(text: str, pat: re.Pattern | None, table: dict[str, str | tuple[str, ...]], type_: str,
+               rng: random.Random, keep: callable = lambda m: True) -> Edit | Skip:
+    """Replace one seeded-random match of ``pat`` (kept by ``keep``) by its entry in ``table`` (one of its entries,
+    seeded-random, where it lists several)."""
     matches = [m for m in pat.finditer(text) if keep(m)] if pat is not None else []
     if not matches:
         return Skip("no_candidate")
     m = rng.choice(matches)
-    new = match_case(m.group(0), table[m.group(0).lower()])
+    listed = table[m.group(0).lower()]
+    new = match_case(m.group(0), rng.choice(listed) if isinstance(listed, tuple) else listed)
     return replace_span(text, m.start(), m.end(), new, type_, f"{m.group(0)}->{new}")

@@ -16,6 +16,7 @@ from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
 from tasks.hallucigen.consistency import degenerate, faithfulness_failures, one_side_adds
 from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
+from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate
 from tasks.io import is_blank, read_records
 from tasks.stats import Tally
@@ -162,6 +163,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                        "origin": origin}
             applicability[type_].keep()
             candidates[type_].append(Candidate(key=src, type=type_, row=row))
+    drop_famous_swaps(candidates, applicability["named-entity"], params.get("name_lm"))
     stats["hyp_good_origin"] = {o: sum(1 for _, _, g in goods if (g == "source") == (o == "source"))
                                 for o in ("shroom", "source")}
     stats["applicability"] = {t: a.as_dict() for t, a in sorted(applicability.items())}
@@ -247,6 +249,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
                 "hyp_bad": result.bad, "type": type_, "edit_from": result.source, "edit_to": result.target,
                 "edit_start": result.start, "edit_detail": result.detail, "origin": p["origin"],
                 "hyp_good_origin": p["origin"].split(":")[0]}))
+    drop_famous_swaps(candidates, applicability["named-entity"], params.get("name_lm"))
     stats["applicability"] = {t: a.as_dict() for t, a in sorted(applicability.items())}
     return candidates, stats
 

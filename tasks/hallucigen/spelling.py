@@ -4,7 +4,8 @@ number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Herver
 '1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
 ('on été') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word ('David David
 Godwin', 'the music hall hall'), a label without its word ('(: 2614)') or a quote never closed ('the series `` ,
-while'). Either side of the example would carry it, and annotators reject it as not fluent or not faithful."""
+while'). A translation that opens in lower case where its source does not. Either side of the example would
+carry it, and annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -89,3 +90,8 @@ def garbled(text: str) -> str | None:
     empty = EMPTY_LABEL.search(text)
     unclosed = text.count("``") > text.count("''") or (text.count('"') % 2 == 1 and "„" not in text)
     return doubled or (empty.group(0) if empty else None) or ("unclosed_quote" if unclosed else None)
+
+
+def lower_start(text: str, source: str) -> bool:
+    """``text`` opens in lower case where its source opens in upper case ('le Parc national de Petkeljärvi est')."""
+    return text[:1].islower() and source[:1].isupper()

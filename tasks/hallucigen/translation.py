@@ -30,8 +30,9 @@ from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
+from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced, towards_women
-from tasks.hallucigen.spelling import garbled, misspelt
+from tasks.hallucigen.spelling import garbled, lower_start, misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
@@ -107,8 +108,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     modifiers ``corpus`` sentences of the target language attest, the item's own excepted). With
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
     'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither). An item whose
-    target sentence has a misspelt word, or whose source or target is garbled (tasks/hallucigen/spelling.py), gives
-    no example."""
+    target sentence has a misspelt word or opens in lower case, or whose source or target is garbled
+    (tasks/hallucigen/spelling.py), gives no example."""
     corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
@@ -135,7 +136,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     for it, text, doc, ents in zip(sample, targets, docs, spans):
         own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
         flaw = ("misspelt_hyp_good" if misspelt(text, it[src_lang], tgt_lang) else "garbled_hyp_good"
-                if garbled(text) else "garbled_source" if garbled(it[src_lang]) else None)
+                if garbled(text) else "garbled_source" if garbled(it[src_lang]) else "lower_case_hyp_good"
+                if lower_start(text, it[src_lang]) else None)
         for type_ in [t for t in TYPES if t in params["types"]]:
             if flaw is not None:
                 tallies[type_].reject(flaw)  # both hypotheses would carry it, or hyp+ would mend the source
@@ -188,6 +190,7 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
     """One direction's rows of both splits (PAWS-X text as plain text), its stats, and the types that ran out
     (a shard of the build)."""
     candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"], pool["corpus"])
+    drop_famous_swaps(candidates, tallies["named-entity"], params.get("name_lm"))
     for cand in pool["aces"].get(direction, []):
         candidates[cand.type].append(cand)
     gender_dropped = balance_gender_directions(candidates, direction.split("-")[1],
