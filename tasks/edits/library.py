@@ -706,7 +706,7 @@ CENTURY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th|e|er|\.)?\s+(?:century|centuries|
 SO_FAR = re.compile(r"\b(?:so far|thus far|to date|until now|up to now|jusqu['’]ici|jusqu['’]à présent|à ce jour|"
                     r"bisher|bislang|hittills|än så länge|till dags dato|(?:in|over|during) the (?:last|past)|"
                     r"in recent (?:years|months|decades)|ces dernières|ces derniers|in den letzten|de senaste)\b",
-                    re.IGNORECASE)  # a period up to now: 'have closed in the last few years' -> 'had closed
+                    re.IGNORECASE)  # a period up to now: 'have closed in the last few years' -> 'had closed'
 FORMULA = re.compile(r"\b(?:formula|formule|formel)\b", re.IGNORECASE)
 # What a thing is named after holds in any tense: 'is named after' -> 'was named after' changes nothing.
 NAMING = re.compile(r"\b(?:named|called)\s+(?:after|for)\b|\bnommée?s?\s+(?:d'après|d’après|en l'honneur)|\bbenannt\b"

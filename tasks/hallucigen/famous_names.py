@@ -13,8 +13,8 @@ from tasks.stats import Tally
 
 FRAME = "A biography of"
 # Calibrated on 229 judged first-name swaps (smollm2): the family name costs at most MAX_NLL nats after the first
-# name, which saves at least MIN_SAVING nats on it (Duke Ellington 1.1/10.8, Marvin Gaye 6.9/7.8, Lewis Hamilton
-# 7.3/7.1; Alan Wilkinson 7.0/4.9 and Carlo Croce 8.6/5.8 are no famous pairs).
+# name, which saves at least MIN_SAVING nats on it (Duke Ellington 1.1/10.8, Marvin Gaye 6.9/7.8, Peter Grimes
+# 7.3/8.0; Alan Wilkinson 7.0/4.9 and Carlo Croce 8.6/5.8 are no famous pairs).
 MAX_NLL = 7.5
 MIN_SAVING = 5.5
 NEXT_NAME = re.compile(r"\s+([A-ZÀ-ÖØ-Þ][\w'’-]+)")
