@@ -120,7 +120,8 @@ def test_dataset_cards_carry_the_source_blind_check(paper_repo):
         card = (repo / f"data/hallucigen/{scenario}/README.md").read_text()
         assert "## Source-blind artifact check" in card and "Not run" not in card
         for key, f in report["by_split"].items():
-            assert f"| {key.replace('/', ' | ')} | {f['n']} | {f['f1']} | {f['accuracy']} |" in card
+            ci = f"{f['f1_ci'][0]}–{f['f1_ci'][1]}"
+            assert f"| {key.replace('/', ' | ')} | {f['n']} | {f['f1']} | {ci} | {f['accuracy']} |" in card
 
 
 def test_translation_build_by_direction_on_dask_matches_the_local_build(paper_repo, cluster):

@@ -10,12 +10,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from tasks.hallucigen.select import detection_row
-from tasks.scoring.metrics import pair_metrics
+from tasks.scoring.intervals import RESAMPLES
+from tasks.scoring.results import pair_metrics_ci
 
 
-def _figures(gold: list[str], pred: list[str | None]) -> dict:
-    m = pair_metrics(gold, pred)
-    return {"n": m["n"], "f1": m["f1"], "accuracy": m["accuracy"]}
+def _figures(decisions: list[tuple[str, str | None]], seed: int) -> dict:
+    """n, F1 with its 95% bootstrap interval (seeded), and accuracy of (gold, decision) pairs."""
+    m = pair_metrics_ci([{"gold": g, "prediction": p} for g, p in decisions], {"seed": seed, "resamples": RESAMPLES})
+    return {"n": m["n"], "f1": m["f1"], "f1_ci": m["ci"]["f1"], "accuracy": m["accuracy"]}
 
 
 def source_blind_report(rows: list[dict], params: dict) -> dict:
@@ -32,8 +34,8 @@ def source_blind_report(rows: list[dict], params: dict) -> dict:
         groups[f"{v['split']}/{v['langpair']}"].append((v["label"], pred))
         by_type[f"{v['split']}/{v['langpair']}/{v['type']}"].append((v["label"], pred))
     return {"model": spec["model"], "dtype": spec["dtype"], "target_f1": spec["target_f1"],
-            "by_split": {k: _figures(*zip(*g)) for k, g in sorted(groups.items())},
-            "by_type": {k: _figures(*zip(*g)) for k, g in sorted(by_type.items())}}
+            "by_split": {k: _figures(g, params["seed"]) for k, g in sorted(groups.items())},
+            "by_type": {k: _figures(g, params["seed"]) for k, g in sorted(by_type.items())}}
 
 
 def card_lines(report: dict | None) -> list[str]:
@@ -45,12 +47,14 @@ def card_lines(report: dict | None) -> list[str]:
     intro = (f"A detector that sees only hyp1 and hyp2 (mean token surprisal under `{report['model']}` in "
              f"{report.get('dtype', 'float32')}; the less "
              "probable hypothesis is called hallucinated) should stay near chance (F1 0.5). Target: F1 <= "
-             f"{target} on every split and direction/language (`tasks/hallucigen/source_blind.py`).")
+             f"{target} on every split and direction/language (`tasks/hallucigen/source_blind.py`), read off F1 "
+             "itself; its 95% bootstrap interval shows how much that figure varies over resamples of the examples.")
     lines = ["## Source-blind artifact check", "", intro, "",
-             "| split | langpair | n | F1 | accuracy | within target |", "|---|---|---|---|---|---|"]
+             "| split | langpair | n | F1 | F1 95% CI | accuracy | within target |", "|---|---|---|---|---|---|---|"]
     for key, f in report["by_split"].items():
         split, langpair = key.split("/")
-        lines.append(f"| {split} | {langpair} | {f['n']} | {f['f1']} | {f['accuracy']} | "
+        ci = "–" if f["f1_ci"] is None else f"{f['f1_ci'][0]}–{f['f1_ci'][1]}"
+        lines.append(f"| {split} | {langpair} | {f['n']} | {f['f1']} | {ci} | {f['accuracy']} | "
                      f"{'yes' if f['f1'] <= target else 'NO'} |")
     test = {k.split("/", 1)[1]: f for k, f in report["by_type"].items() if k.startswith("test/")}
     langpairs = sorted({k.split("/")[0] for k in test})
