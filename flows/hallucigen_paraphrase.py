@@ -10,6 +10,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.hallucigen.fingerprint import encoder_fingerprints
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.paraphrase import build_language
 from tasks.hallucigen.published import ingest_published
@@ -47,6 +48,8 @@ def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
     rows, stats, exhausted = build(params)
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
+    stats["encoder_fingerprints"] = encoder_fingerprints([params[k] for k in ("encoder", "encoder_sv",
+                                                                              "entity_encoder")])
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "paraphrase", rows)

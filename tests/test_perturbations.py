@@ -736,3 +736,37 @@ def test_a_first_name_ner_took_for_a_place_still_keeps_a_group_of_its_gender(fr_
     start = paris.index("Paris")  # a one-word place stays a place, whatever gender-guesser says of it
     result = run("gender", paris, "fr", fr_nlp(paris), [(start, start + 5, "LOC")])
     assert isinstance(result, Edit) and "les hommes iraniens" in result.bad
+
+
+@pytest.mark.parametrize("text,lang,month,allowed", [
+    ("She was born on 30 April 1950 in Leeds .", "en", "April",
+     "January March May June July August September October November December"),
+    ("The match was played on May 31 , 1998 .", "en", "May", "January March July August October December"),
+    ("Er wurde am 30. April 1950 geboren .", "de", "April",
+     "Januar März Mai Juni Juli August September Oktober November Dezember"),
+    ("The ship sailed on 12 September and arrived on 16 September .", "en", "September", ""),
+    ("The festival ran from 3 March to 20 June .", "en", "March", "January February April May"),
+    ("The festival ran from 3 March to 20 June .", "en", "June", "April May July August September October November "
+     "December"),
+])
+def test_a_changed_month_keeps_its_day_possible_and_the_months_in_order(text, lang, month, allowed):
+    """'30 April' never becomes '30 February' (a blind review's '30 February' was an impossible date, a
+    giveaway), and a month keeps its order with the sentence's other months; beside the same month it is not
+    changed ('sailing 12 January, arriving 16 September' from two Septembers was judged implausible)."""
+    from tasks.edits import lexicons
+    from tasks.edits.library import month_choices
+
+    months = lexicons.words("months", lang)
+    mentions = list(lexicons.pattern("months", lang).finditer(text))
+    m = next(x for x in mentions if x.group(0) == month)
+    assert month_choices(text, m, mentions, months) == allowed.split()
+    edits = [run("date", text, lang, seed=str(k)) for k in range(40)]
+    assert {e.target for e in edits if e.start == m.start()} <= set(allowed.split())
+
+
+def test_a_gender_edit_leaves_a_ship_alone():
+    """'She sailed from Key West …' is a ship: two blind reviews judged 'He sailed' no person's gender change."""
+    ship = "She sailed from Key West on 12 September 1943 and arrived in Galveston , Texas on 16 September ."
+    assert run("gender", ship, "en") == Skip("ship_pronoun")
+    assert run("gender", "She moved from Key West to Galveston , Texas in 1943 .", "en").bad == \
+        "He moved from Key West to Galveston , Texas in 1943 ."

@@ -219,8 +219,9 @@ def date(text: str, ctx: Context) -> Edit | Skip:
     candidates = [("year", m) for m in YEAR.finditer(text) if year_shifts(text, m)]
     candidates += [("day", m) for m in NUMBER.finditer(text)
                    if len(m.group(0)) <= 2 and 1 <= int(m.group(0)) <= 31 and _is_day(text, m, ctx.lang)]
-    candidates += [("month", m) for m in (month_pat.finditer(text) if month_pat else [])
-                   if ctx.lang != "en" or m.group(0)[0].isupper()]  # English 'may' the verb is lower case
+    mentions = [m for m in (month_pat.finditer(text) if month_pat else [])
+                if ctx.lang != "en" or m.group(0)[0].isupper()]  # English 'may' the verb is lower case
+    candidates += [("month", m) for m in mentions if month_choices(text, m, mentions, months)]
     if not candidates:
         return Skip("no_candidate")
     kind, m = ctx.rng.choice(candidates)
@@ -230,8 +231,26 @@ def date(text: str, ctx: Context) -> Edit | Skip:
         day = int(m.group(0))
         new = str(ctx.rng.choice([d for d in range(day - 3, day + 4) if d != day and 1 <= d <= 28]))
     else:
-        new = match_case(m.group(0), ctx.rng.choice([w for w in months if w.lower() != m.group(0).lower()]))
+        new = match_case(m.group(0), ctx.rng.choice(month_choices(text, m, mentions, months)))
     return replace_span(text, m.start(), m.end(), new, "date", f"{m.group(0)}->{new}")
+
+
+MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # February: 28, a leap year or not
+NEAR_DAY = re.compile(r"(?<![\d.,])(\d{1,2})(?!\d|[.,]\d)")
+
+
+def month_choices(text: str, m: re.Match, mentions: list[re.Match], months: tuple[str, ...]) -> list[str]:
+    """The months that can replace month mention ``m`` of ``text``: long enough for a day written beside it ('30
+    April' never becomes '30 February'), and before or after each other month of ``mentions`` as ``m`` was; none
+    where another mention is the same month ('sailed on 12 September, arrived on 16 September' turned into a
+    voyage from January was judged a giveaway)."""
+    index = {w.lower(): k for k, w in enumerate(months)}
+    old = index[m.group(0).lower()]
+    beside = NEAR_DAY.findall(f"{text[max(0, m.start() - 12):m.start()]} {text[m.end():m.end() + 5]}")
+    day = max((int(d) for d in beside if 1 <= int(d) <= 31), default=1)
+    others = [index[o.group(0).lower()] for o in mentions if o.start() != m.start()]
+    return [w for k, w in enumerate(months) if k != old and MONTH_DAYS[k] >= day
+            and all((k > o) - (k < o) == (old > o) - (old < o) for o in others)]
 
 
 GENITIVE_STOP = {"sv": {"är", "var", "har", "hade", "och", "i", "på", "som", "till", "med", "för", "om", "från", "av",
@@ -510,6 +529,17 @@ def _gendered_context(text: str, edit: Edit, ctx: Context) -> str | None:
     return None
 
 
+SHIP = re.compile(r"\b(?:sail(?:ed|ing|s)?|launch(?:ed|ing)|(?:de)?commission(?:ed|ing)|scuttled|scrapped|aground|"
+                  r"anchored|steam(?:ed|ing)|moored|convoy|voyage|vessel|ship|frigate|destroyer|schooner|steamer|"
+                  r"laid down|knots|USS|HMS|HMAS)\b", re.IGNORECASE)
+
+
+def refers_to_a_ship(english: str) -> bool:
+    """An English sentence whose 'she'/'her' may be a ship ('She sailed from Key West on 12 September'): a
+    gender edit there changes no person."""
+    return bool(re.search(r"\b(?:she|her|hers|herself)\b", english, re.IGNORECASE)) and bool(SHIP.search(english))
+
+
 def gender(text: str, ctx: Context) -> Edit | Skip:
     """Swap a gendered pronoun, noun or title (he/she, king/queen, Mr/Mrs, ...); in English every gendered
     word of the sentence, which must all be of one gender; in French, German and Swedish with the agreeing
@@ -523,6 +553,8 @@ def gender(text: str, ctx: Context) -> Edit | Skip:
         return Skip(problem) if problem else edit
     if any(label in PERSON_LABELS for _, _, label in ctx.entities):
         return Skip("person_named")  # every gendered word flips, a name would keep its gender
+    if refers_to_a_ship(text):
+        return Skip("ship_pronoun")
     options = _swap_options(text, ctx, "gender", {"PRP$": "his", "PRP": "him"})
     if not options:
         return Skip("no_candidate")

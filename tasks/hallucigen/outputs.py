@@ -9,6 +9,7 @@ from prefect import task
 from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from tasks.hallucigen.fingerprint import fingerprint_lines
 from tasks.hallucigen.review import published_review_lines, review_card_lines
 from tasks.hallucigen.select import check_gates, detection_row
 from tasks.hallucigen.source_blind import card_lines
@@ -67,7 +68,7 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
              "`HALLUCIGEN_DETECTION` in `tasks/schemas.py`.", "", "## Sources and licences", ""]
     lines += [f"- {s}" for s in stats["sources"]]
     lines += ["", "spaCy pipelines used: " + ", ".join(f"{lang}: {m}" for lang, m in stats["spacy_models"].items())
-              + "."]
+              + ".", *fingerprint_lines(stats.get("encoder_fingerprints"))]
     lines += ["", "## Files", "", "- `{trial,test}.generation.parquet`: source, hyp_good (hyp+), hyp_bad (hyp-), type, "
               "the edit and its origin", "- `{trial,test}.detection.parquet`: hyp1, hyp2 (order drawn per example "
               "from a seeded RNG) and label (the hallucinated one)",

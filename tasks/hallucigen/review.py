@@ -146,14 +146,16 @@ def published_review_lines(review: dict) -> list[str]:
 
 def review_stats(sheets: list[dict], scenario: str, rows: list[dict]) -> dict | None:
     """Validity of this scenario's items in the filled sheets listed in params (``{sheet, key}`` paths), over
-    the judged items that are built ``rows`` word for word (an id judged on another build is left out)."""
+    the judged items that are examples of ``rows`` word for word (direction, source, hyp+, hyp-, type), whatever
+    their id now: one example more or less early in a split shifts every later id, not what was judged. An item
+    whose text this build does not have was judged on another example and is left out."""
     if not sheets:
         return None
     from tasks.params import ROOT
 
     judged = [j for s in sheets for j in read_review(ROOT / s["sheet"], ROOT / s["key"]) if j["scenario"] == scenario]
-    built = {r["id"]: _texts(r) for r in rows}
-    current = [j for j in judged if built.get(j["id"]) == j["texts"]]
+    built = {(r["langpair"], *_texts(r)) for r in rows}
+    current = [j for j in judged if (j["langpair"], *j["texts"]) in built]
     return ({**validity(current), "sheets": [s["sheet"] for s in sheets], "judged": len(judged),
              "in_build": len(current)} if judged else None)
 
