@@ -184,6 +184,7 @@ class HallucigenParaphrase(Section):
     sizes: dict[Literal["en", "sv"], Sizes]
     balance_tolerance: Count
     max_type_share: Annotated[float, Field(ge=1)] | None
+    max_same_edit: PositiveInt | None = None
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
     published_review: str | None = None

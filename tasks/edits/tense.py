@@ -18,6 +18,7 @@ from tasks.edits.verbgroup import (
 )
 
 TENSES = ("past", "present", "future")
+SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
 
 
 def tense_edit(doc: Doc, target: str) -> Edit | Skip:
@@ -25,6 +26,8 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
     group = find_group(doc)
     if isinstance(group, str):
         return Skip(group)
+    if doc.lang_ == "en" and _subjectless(group):
+        return Skip("no_subject")
     current = tense_of(group)
     if current not in TENSES:
         return Skip(current)
@@ -42,6 +45,16 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
     if reason:
         return Skip(reason)
     return rw.edit("tense", f"{current}->{target}")
+
+
+def _subjectless(group: VerbGroup) -> bool:
+    """A main verb with no subject of its own: an imperative, or the formula 'thank you' ('Mr Evans, thank you'
+    -> 'Mr Evans, thanked you' was judged ungrammatical twice on the blind review)."""
+    head = group.head
+    after = head.doc[head.i + 1] if head.i + 1 < len(head.doc) else None
+    if head.lemma_.lower() == "thank" and after is not None and after.lower_ == "you" and not group.auxes:
+        return not any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in head.children)
+    return head.dep_ == "ROOT" and not any(c.dep_ in SUBJECTS for c in head.children)
 
 
 def _other_finite_in(doc: Doc, group: VerbGroup, tense: str) -> bool:

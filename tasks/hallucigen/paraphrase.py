@@ -90,10 +90,11 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
     """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
     polarity, little content added or dropped, encoder similarity with the source at least
     ``min_encoder_similarity['en']``; not labelled Hallucination) the most similar one, else the source
-    itself; and the first paraphrase SHROOM's annotators labelled Hallucination (by majority) that is no
-    degenerate loop as the natural hyp-. Unlabelled paraphrases that fail the checks are no natural hyp-: on
-    three blind reviews all 15 such rows were rewordings, summaries or expansions of an acronym ('the EU' for
-    'the Union'). Also how many candidates each check removed (a candidate can fail several)."""
+    itself (a source that then gives no example); and the first paraphrase SHROOM's annotators labelled
+    Hallucination (by majority) that is no degenerate loop as the natural hyp-. Unlabelled paraphrases that
+    fail the checks are no natural hyp-: on three blind reviews all 15 such rows were rewordings, summaries or
+    expansions of an acronym ('the EU' for 'the Union'). Also how many candidates each check removed (a
+    candidate can fail several)."""
     verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
     sims = encoder_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
                                 params["encoder"])
@@ -131,8 +132,8 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
     vectors = name_vectors(name_forms([(g, s) for (_, g, _), s in zip(goods, spans)], entity_pool),
                            params["entity_encoder"])
-    in_pool = set(pool)  # the modifiers come from the PG items of the other sources
-    attested = modifiers.attested([t for src in by_source if src not in in_pool
+    edited = {src for src, _, origin in goods if origin != "source"}  # modifiers come from the sources left unedited
+    attested = modifiers.attested([t for src in by_source if src not in edited
                                    for t in [src] + [h["hyp"] for h in by_source[src]]], "en")
     tag = tagger_of(nlp)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
@@ -141,7 +142,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
         base = {"scenario": "paraphrase", "langpair": "en", "source": src, "hyp_good": good,
                 "hyp_good_origin": "shroom" if origin != "source" else "source"}
         for type_ in [t for t in TYPES if t in params["types"]]:
-            if type_ != "natural" and origin == "source":
+            if origin == "source":  # a natural hyp- beside a copy of its source: the copy gives the answer away
                 applicability[type_].reject("no_consistent_shroom_paraphrase")
                 continue
             if type_ == "natural":
@@ -265,7 +266,7 @@ def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[d
         candidates, lang, random.Random(f"{params['seed']}:gender:{lang}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"][lang],
                                         random.Random(f"{params['seed']}:select:{lang}"), params["max_type_share"],
-                                        towards_women(lang))
+                                        towards_women(lang), params.get("max_same_edit"))
     rows = [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split}
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}

@@ -22,15 +22,16 @@ class Candidate:
 
 
 def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
-                    max_share: float | None = None, side: Callable[[Candidate], object] | None = None
-                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
+                    max_share: float | None = None, side: Callable[[Candidate], object] | None = None,
+                    max_same_edit: int | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
     using a source twice; with ``max_share``, no type takes more than that multiple of an even share
     (size / types), so a split whose other types ran out stays smaller rather than filled by one type. Each
     type's candidates queue in a seeded hash order of their own texts, so a filter that drops a candidate
     changes only the picks that candidate took part in, never the whole build. With ``side``, a type's queue
     alternates between the sides of its candidates (a gender edit towards women, one towards men), so every
-    split, not just the pool, has as many of each.
+    split, not just the pool, has as many of each. With ``max_same_edit``, no content edit (its detail, in any
+    case: 'insert:interim', 'två->tre') comes more often than that in one split; a recurring one is a giveaway.
     Returns the splits and the types whose candidates ran out."""
     salt = rng.getrandbits(64)
     queues = {t: _alternate(sorted(c, key=lambda cand: _rank(salt, cand)), side)
@@ -42,6 +43,7 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
         cap = math.ceil(max_share * size / len(order)) if max_share and order else size
         picked: list[Candidate] = []
         counts: Counter = Counter()
+        same: Counter = Counter()
         while len(picked) < size and any(t not in exhausted and counts[t] < cap for t in order):
             for t in order:
                 if len(picked) >= size:
@@ -51,15 +53,30 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 queue = queues[t]
                 while queue and queue[0].key in used:
                     queue.pop(0)
-                if not queue:
+                cand = next((c for c in queue if c.key not in used and _fresh(c, same, max_same_edit)), None)
+                if cand is None:
                     exhausted.add(t)
                     continue
-                cand = queue.pop(0)
+                queue.remove(cand)
                 used.add(cand.key)
+                same[_detail(cand)] += 1
                 picked.append(cand)
                 counts[t] += 1
         chosen[split] = picked
     return chosen, exhausted | {t for t in TYPES if t not in queues}
+
+
+def _detail(cand: Candidate) -> str:
+    return str(cand.row.get("edit_detail") or "").lower()
+
+
+GRAMMATICAL_TYPES = {"tense", "negation", "gender", "pronoun", "natural"}  # details name a class: 'present->past'
+
+
+def _fresh(cand: Candidate, same: Counter, max_same_edit: int | None) -> bool:
+    """Whether ``cand``'s edit has come fewer than ``max_same_edit`` times in the split (always, without one, and
+    for the grammatical types, whose details recur by nature: 'present->past', 'insert:not')."""
+    return max_same_edit is None or cand.type in GRAMMATICAL_TYPES or same[_detail(cand)] < max_same_edit
 
 
 def _rank(salt: int, cand: Candidate) -> str:
