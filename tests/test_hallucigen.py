@@ -286,9 +286,11 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     assert natural["hyp_bad"] == "The committee met in Brussels and agreed on 12 budgets after a debate."
     assert natural["hyp_good"] == ("After a long debate, the committee met in Brussels on Tuesday and agreed on the "
                                    "budget for the coming year.")  # faithful and closest (e5 0.996 against 0.989)
-    assert stats["hyp_good_removed_by_check"] == {"dropped_content": 2, "encoder_similarity": 1,
-                                                  "labelled_hallucination": 2, "numbers": 3, "similarity": 1}
-    assert natural["edit_detail"] == "shroom:labelled,numbers" and natural["hyp_good_origin"] == "shroom"
+    assert stats["hyp_good_removed_by_check"] == {"degenerate": 1, "dropped_content": 2, "encoder_similarity": 1,
+                                                  "grammatical_number": 2, "labelled_hallucination": 2, "numbers": 3,
+                                                  "similarity": 1}
+    assert natural["edit_detail"] == "shroom:labelled,numbers,grammatical_number"
+    assert natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
     assert stats["published_test_recall"] == 1.0
 
