@@ -77,6 +77,10 @@ def test_max_same_edit_keeps_an_edit_from_recurring_in_a_split():
     assert "number" in exhausted
     unlimited, _ = select_balanced(cands, {"trial": 2, "test": 10}, random.Random(5))
     assert len(unlimited["test"]) == 10
+    same = {"number": [Candidate(key=str(k), type="number", row={"edit_detail": "two->three", "hyp_bad": str(k)})
+                       for k in range(10)]}
+    chosen, exhausted = select_balanced(same, {"trial": 3, "test": 3}, random.Random(5), max_same_edit=2)
+    assert [len(chosen["trial"]), len(chosen["test"])] == [2, 2] and "number" in exhausted  # capped per split
 
 
 def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():

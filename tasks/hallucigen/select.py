@@ -32,19 +32,20 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     alternates between the sides of its candidates (a gender edit towards women, one towards men), so every
     split, not just the pool, has as many of each. With ``max_same_edit``, no content edit (its detail, in any
     case: 'insert:interim', 'två->tre') comes more often than that in one split; a recurring one is a giveaway.
-    Returns the splits and the types whose candidates ran out."""
+    Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``)."""
     salt = rng.getrandbits(64)
     queues = {t: _alternate(sorted(c, key=lambda cand: _rank(salt, cand)), side)
               for t, c in sorted(candidates.items()) if c}
     order = sorted(queues)
     rng.shuffle(order)
-    used, exhausted, chosen = set(), set(), {}
+    used, exhausted, capped, chosen = set(), set(), set(), {}
     for split, size in sizes.items():
         cap = math.ceil(max_share * size / len(order)) if max_share and order else size
         picked: list[Candidate] = []
         counts: Counter = Counter()
         same: Counter = Counter()
-        while len(picked) < size and any(t not in exhausted and counts[t] < cap for t in order):
+        spent: set[str] = set()  # candidates left, none whose edit may come again in this split
+        while len(picked) < size and any(t not in exhausted | spent and counts[t] < cap for t in order):
             for t in order:
                 if len(picked) >= size:
                     break
@@ -55,7 +56,7 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                     queue.pop(0)
                 cand = next((c for c in queue if c.key not in used and _fresh(c, same, max_same_edit)), None)
                 if cand is None:
-                    exhausted.add(t)
+                    (spent if queue else exhausted).add(t)
                     continue
                 queue.remove(cand)
                 used.add(cand.key)
@@ -63,7 +64,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 picked.append(cand)
                 counts[t] += 1
         chosen[split] = picked
-    return chosen, exhausted | {t for t in TYPES if t not in queues}
+        capped |= spent
+    return chosen, exhausted | capped | {t for t in TYPES if t not in queues}
 
 
 def _detail(cand: Candidate) -> str:
