@@ -91,15 +91,18 @@ def test_repro_builds_the_dataset(built):
             assert s["read"] == 4000  # English rows of dev_2k + test_2k
             assert s["kept"] + s["rejected"] == s["read"]
             # tense: a present moves into the past only, so the ~960 past sentences are counted 'same_tense'
-            assert s["kept"] > (500 if type_ == "tense" else 1100), (langpair, type_, s)
+            assert s["kept"] > (480 if type_ == "tense" else 1100), (langpair, type_, s)
             assert type_ != "tense" or s["rejected_by_reason"]["same_tense"] > 900, s
             assert s["rejected_by_reason"]["not_paraphrase"] == 2230
             kept, rejected = kept + s["kept"], rejected + s["rejected"]
     assert stats["examples"]["fr-en"]["tense"]["rejected_by_reason"]["missing_source"] == 5
     assert stats["examples"]["de-en"]["tense"]["rejected_by_reason"]["missing_source"] == 28
     # no tense edit beside another finite verb that keeps the old tense ('There was ... if you don't')
-    assert {lp: stats["examples"][lp]["tense"]["rejected_by_reason"]["tense_clash"] for lp in ("fr-en", "de-en")} == {
-        "fr-en": 194, "de-en": 185}
+    tense = {lp: stats["examples"][lp]["tense"] for lp in ("fr-en", "de-en")}
+    assert {lp: (s["kept"], s["rejected_by_reason"]["tense_clash"]) for lp, s in tense.items()} == {
+        "fr-en": (504, 180), "de-en": (500, 174)}
+    # no tense edit on a verb without a subject ('Mr Evans, thank you' -> 'thanked you'; 'From her marriage ... has')
+    assert {lp: s["rejected_by_reason"]["no_subject"] for lp, s in tense.items()} == {"fr-en": 54, "de-en": 50}
     negation = {lp: stats["examples"][lp]["negation"] for lp in ("fr-en", "de-en")}  # no 'X is not a village'
     assert {lp: (s["kept"], s["rejected_by_reason"]["copular_statement"]) for lp, s in negation.items()} == {
         "fr-en": (1144, 534), "de-en": (1133, 525)}
@@ -197,7 +200,8 @@ def test_hallucigen_datasets_in_the_published_shape(built):
           for split in ("trial", "test")}
     assert Counter(r["langpair"] for r in pp["trial"]) == {"en": 8, "sv": 8}
     assert Counter(r["langpair"] for r in pp["test"]) == {"en": 44, "sv": 44}
-    assert {r["type"] for r in pp["test"] if r["langpair"] == "en"} >= {"natural", "tense", "negation", "number"}
+    en_types = {r["type"] for r in pp["test"] if r["langpair"] == "en"}
+    assert en_types >= {"tense", "negation", "number"} and "natural" not in en_types  # natural needs a faithful hyp+
     det = pq.read_table(out / "paraphrase/test.detection.parquet")
     assert det.schema.equals(HALLUCIGEN_DETECTION) and det.num_rows == 88
     stats = json.loads((built / "metrics/hallucigen_paraphrase.json").read_text())
