@@ -187,11 +187,25 @@ SWOBODA = "Mr Swoboda, I have also been shown a full version."
     ("The CFP was a derogation in itself from the Treaty of Rome.", "theCFP was a derogation from the Treaty of Rome.",
      ["mangled_word"]),
     ("Thank you, Commissioner, for your reply.", "Commissioner, thank you for his reply.", ["gender_added"]),
+    ("I believe that the consequences have been disproportionate.", "The consequences have been disproportionate.",
+     ["dropped_qualifier", "speaker_dropped"]),
+    ("It is not necessarily a solution to the problems.", "It is not a solution to the problems.",
+     ["dropped_qualifier"]),
+    ("I think the consequences have been disproportionate.", "I believe the consequences have been disproportionate.",
+     []),
+    ("I give the floor to Mrs Gradin to answer the question.", "Mrs Gradin was given the floor to answer the question.",
+     ["speaker_dropped"]),
+    ("I give the floor to Mrs Gradin to answer the question.", "I give Mrs Gradin the floor to answer the question.",
+     []),
+    ("And... sold to the lady on my left.", "And... sold to the lady on my left- -", ["degenerate"]),
+    ("Do you have trouble saying her name?", "Do you have trouble sayin 'her name?", ["mangled_word"]),
+    ("I have not been sleeping for three days.", "I haven't been sleeping for three days.", []),
 ])
 def test_faithful_hyp_good_keeps_qualifiers_numbers_roles_and_voice(source, hyp, failed):
     """hyp+ that the blind review rejected (rule 1): a hedge, an extent or a number dropped, an active clause
     turned into a passive with a 'by' agent, an addressee made a participant, a noun's number or the future
-    changed, a mangled name, a loop; a qualifier of the same class may stand in."""
+    changed, the speaker dropped, a mangled name or -ing form, a loop or dashes; a qualifier of the same class may
+    stand in."""
     from tasks.hallucigen.consistency import faithfulness_failures
 
     assert faithfulness_failures(source, hyp, FAITHFUL) == failed
@@ -297,6 +311,30 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     assert natural["hyp_good_origin"] == "shroom"
     assert stats["files"]["s.json"]["rejected_by_reason"] == {"empty_src": 1, "not_pg_task": 1}
     assert stats["published_test_recall"] == 1.0
+
+
+def test_no_natural_hallucination_beside_a_verbatim_copy_of_its_source(tmp_path, nlp):
+    """A SHROOM 'paraphrase' that copies its source word for word is no hyp+ for a natural hyp-: the reworded
+    hyp- would be the odd one out ('I'll see you in a couple of days.' beside '..., if you're going to be able to
+    get a drink.'); the edit types still take it as hyp+."""
+    import json
+
+    from tasks.hallucigen.paraphrase import english_candidates
+
+    src = "I will see you in a couple of days at the station in Leeds."
+    (tmp_path / "shroom").mkdir()
+    (tmp_path / "hallucigen" / "pg").mkdir(parents=True)
+    items = [{"task": "PG", "src": src, "hyp": src},
+             {"task": "PG", "src": src, "hyp": "I will see you in a couple of days at the station in Leeds, if you "
+                                               "want a drink.", "label": "Hallucination"}]
+    (tmp_path / "shroom" / "s.json").write_text(json.dumps(items))
+    (tmp_path / "hallucigen" / "pg" / "test_detection_en.csv").write_text(f'id,source,hyp1,hyp2\n0,"{src}",a,b\n')
+    params = {"seed": 13, "shroom_files": ["s.json"], "min_source_chars": 30, "pool_size": 10, "min_similarity": 0.3,
+              "types": ["natural", "tense"], **FAITHFUL}
+    candidates, stats = english_candidates(tmp_path, params, nlp)
+    assert "natural" not in candidates
+    assert stats["applicability"]["natural"]["rejected_by_reason"] == {"hyp_good_copies_source": 1}
+    assert stats["hyp_good_origin"] == {"shroom": 1, "source": 0}  # the copy still serves the edit types
 
 
 def test_shroom_labels_that_are_not_strings_are_counted_rejects(tmp_path):

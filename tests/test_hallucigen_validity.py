@@ -172,6 +172,8 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
     ("Après la fermeture de Disney Interactive, il est parti.", "After the closure of Disney Interactive .", "fr",
      None),
     ("Les recommandations vers le sud on été acceptées.", "The suggestions were accepted .", "fr", "on été"),
+    ("En 2002, la chanson fur sortie par Vincent Stormfield.", "In 2002, the song was released .", "fr", "fur"),
+    ("Il les a payés au fur et à mesure.", "He paid them as he went .", "fr", None),
     ("Il a fut gouverneur de l'État.", "He was governor of the state .", "fr", "a fut"),
     ("Il fut établit en 1914 comme district fiscal.", "It was established in 1914 .", "fr", "établit"),
     ("Il a écrit et produit le film, puis il a construit un studio.", "He wrote it .", "fr", None),  # participles
@@ -201,6 +203,14 @@ def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     ("In 2009, Coolidge a joué un rôle dramatique dans \" en tant que Genevieve McDonagh.", "unclosed_quote"),
     ("`` gravityWall '' was the first theme , while `` sh0ut '' was the second .", None),
     ("Er sponsert den Kurzfilm „Autism Every Day\", produziert von Lauren Thierry.", None),
+    ("He was awarded in his yearbook entitled `` Most Humorous '' and '' Most Talented `` .", "reversed_quote"),
+    ("'' Dead Gorgeous '' is a film .", None),
+    ("Joey Shamah a été nommé Administrateur d'E.l.f. .", "doubled_stop"),
+    ("Il a dit ... et il est parti.", None),
+    ("Alaja,, is a small populated place in Balkan Province .", "stray_mark"),
+    ("He ran in 1948 for the prosecutor ’ s office of Saint Joseph County .", "stray_mark"),
+    ("Der Track „Astrud“' auf dem Album „Time and Tide“ ist ein Tribut an Gilberto.", "stray_mark"),
+    ("Der Track „Astrud“ auf dem Album „Time and Tide“ ist ein Tribut an Gilberto.", None),
 ])
 def test_garbled_text_of_a_pair(text, expected):
     from tasks.hallucigen.spelling import garbled

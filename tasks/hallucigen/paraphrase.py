@@ -149,6 +149,9 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                 if natural is None or natural["hyp"] == good:
                     applicability[type_].reject("no_failing_shroom_hypothesis")
                     continue
+                if normalise(good) == normalise(src):  # a verbatim hyp+ beside a reworded hyp-: the odd one out
+                    applicability[type_].reject("hyp_good_copies_source")
+                    continue
                 row = {**base, "hyp_bad": natural["hyp"], "type": "natural", "edit_from": None, "edit_to": None,
                        "edit_start": None, "edit_detail": "shroom:" + ",".join(["labelled"] + natural["failed"]),
                        "origin": natural["origin"]}

@@ -2,10 +2,12 @@
 from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
 number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
 '1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
-('on été') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word ('David David
-Godwin', 'the music hall hall'), a label without its word ('(: 2614)') or a quote never closed ('the series `` ,
-while'). A translation that opens in lower case where its source does not. Either side of the example would
-carry it, and annotators reject it as not fluent or not faithful."""
+('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word
+('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a quote never closed ('the
+series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full stop ("d'E.l.f. .") or
+comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote.
+A translation that opens in lower case where its source does not. Either side of the example would carry it, and
+annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -15,14 +17,18 @@ from functools import lru_cache
 LETTERS = "abcdefghijklmnopqrstuvwxyzàâäåçéèêëîïôöùûüÿœæß"
 WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{4,}(?![\w'’-])")
 # French: an elision without its apostrophe ('la fermeture d Disney', 'affluent d ela rivière'), a misspelt
-# auxiliary ('on été', 'Il a fut') and a participle in -i spelt as a present ('il fut établit', 'il a fournit')
+# auxiliary ('on été', 'Il a fut', 'la chanson fur sortie') and a participle in -i spelt as a present ('il fut
+# établit', 'il a fournit')
 BARE_ELISION = re.compile(r"(?<![\w'’.-])(?:d|l|qu|j|n|s|c|m|t) (?=[^\W\d_])")
-FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b")
+FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b|(?<!\bau )\bfur\b")
 FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
                           r"(\w{5,}it)\b")
 DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]{2,})\s+\1(?![\w'’-])", re.IGNORECASE)
 FINE_DOUBLES = {"die", "der", "das", "den", "dem", "des", "als", "que", "nous", "vous", "had", "that", "is", "det"}
 EMPTY_LABEL = re.compile(r"\(\s*[:;,]|[:;,]\s*\)")
+DOUBLED_STOP = re.compile(r"(?<!\.)\.\s*\.(?!\.)")  # 'E.l.f. .' (an ellipsis '...' is fine)
+# 'Alaja,, is', 'the prosecutor ’ s office', 'Der Track „Astrud“' auf dem Album'
+STRAY_MARK = re.compile(r",\s*,|\w\s’\ss\b|[“”]'")
 COMMON = 3.0  # Zipf frequency of the word a misspelling is one letter away from (3: once per million words)
 
 
@@ -84,12 +90,26 @@ def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
 
 
 def garbled(text: str) -> str | None:
-    """A doubled word (not a grammatical one: 'die die', 'had had'), a label without its word or an unclosed quote
-    (more '``' than "''", or an odd number of '"' where no '„' opens a German quote) of ``text``."""
+    """A doubled word (not a grammatical one: 'die die', 'had had'), a label without its word, an unclosed quote
+    (more '``' than "''", or an odd number of '"' where no '„' opens a German quote), a '``' where a quote is open,
+    a doubled full stop or comma, a spaced apostrophe ('prosecutor ’ s') or a quote mark after a closing one."""
     doubled = next((m.group(0) for m in DOUBLED.finditer(text) if m.group(1).lower() not in FINE_DOUBLES), None)
     empty = EMPTY_LABEL.search(text)
     unclosed = text.count("``") > text.count("''") or (text.count('"') % 2 == 1 and "„" not in text)
-    return doubled or (empty.group(0) if empty else None) or ("unclosed_quote" if unclosed else None)
+    flaws = [doubled, empty.group(0) if empty else None, "unclosed_quote" if unclosed else None,
+             "reversed_quote" if _reversed_quote(text) else None, "doubled_stop" if DOUBLED_STOP.search(text) else None,
+             "stray_mark" if STRAY_MARK.search(text) else None]
+    return next((f for f in flaws if f), None)
+
+
+def _reversed_quote(text: str) -> bool:
+    """Whether a '``' opens a quote while one is open ("entitled `` Most Humorous '' and '' Most Talented ``")."""
+    open_ = False
+    for token in re.findall(r"``|''", text):
+        if token == "``" and open_:
+            return True
+        open_ = not open_
+    return False
 
 
 def lower_start(text: str, source: str) -> bool:
