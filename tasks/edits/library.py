@@ -928,7 +928,7 @@ OTHER_NEGATION = re.compile(r"n't\b|\b(?:no|not|never|nothing|nobody|none|neithe
 
 
 # A narrated step anywhere in the sentence ('It then crosses', 'Three years later he won', 'Il a finalement réalisé'):
-# denied, it reads as a step that did not happen (on the 33rd review, 5 of the 6 such denials were judged giveaways).
+# denied, it reads as a step that did not happen (on the judged sheet, 5 of the 6 such denials were giveaways).
 SEQUENCE = re.compile(r"\b(?:next|then|later|finally|eventually|afterwards|subsequently|ensuite|puis|enfin|plus tard|"
                       r"finalement|danach|dann|später|schließlich|letztendlich|sedan|därefter|senare|slutligen)\b",
                       re.IGNORECASE)

@@ -5,9 +5,9 @@ number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Herver
 ('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word
 ('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a quote never closed ('the
 series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full stop ("d'E.l.f. .") or
-comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote.
-A translation that opens in lower case where its source does not. Either side of the example would carry it, and
-annotators reject it as not fluent or not faithful."""
+comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation that opens in lower
+case where its source does not. Either side of the example would carry it, and annotators reject it as not fluent
+or not faithful."""
 from __future__ import annotations
 
 import re
