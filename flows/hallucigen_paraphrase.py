@@ -49,7 +49,7 @@ def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
     stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
     stats["encoder_fingerprints"] = encoder_fingerprints([params[k] for k in ("encoder", "encoder_sv",
-                                                                              "entity_encoder")])
+                                                                              "entity_encoder", "confirm_encoder")])
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "paraphrase", rows)

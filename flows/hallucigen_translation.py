@@ -44,7 +44,7 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     rows, stats, exhausted = build(params)
     published, stats["published_files"] = ingest_published(RAW / "hallucigen", "translation", params["directions"])
     stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []))
-    stats["encoder_fingerprints"] = encoder_fingerprints([params["entity_encoder"]])
+    stats["encoder_fingerprints"] = encoder_fingerprints([params["entity_encoder"], params["confirm_encoder"]])
     if params["source_blind"]["enabled"]:
         stats["source_blind"] = source_blind_task(rows, params)
     stats["review"] = review_stats(params["review_sheets"], "translation", rows)

@@ -154,6 +154,8 @@ class HallucigenTranslation(Section):
     entity_encoder: str
     name_lm: str | None = None
     min_pair_similarity: dict[Literal["fr", "de"], Share]
+    confirm_encoder: str | None = None
+    min_confirm_pair_similarity: dict[Literal["fr", "de"], Share] = {}
     use_aces: bool
     sizes: Sizes
     balance_tolerance: Count
@@ -180,6 +182,8 @@ class HallucigenParaphrase(Section):
     entity_encoder: str
     name_lm: str | None = None
     min_encoder_similarity: dict[Literal["en", "sv"], Share]
+    confirm_encoder: str | None = None
+    min_confirm_similarity: Share = 0.0
     sweparaphrase_files: list[str] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]
     balance_tolerance: Count

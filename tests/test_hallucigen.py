@@ -200,15 +200,46 @@ SWOBODA = "Mr Swoboda, I have also been shown a full version."
     ("And... sold to the lady on my left.", "And... sold to the lady on my left- -", ["degenerate"]),
     ("Do you have trouble saying her name?", "Do you have trouble sayin 'her name?", ["mangled_word"]),
     ("I have not been sleeping for three days.", "I haven't been sleeping for three days.", []),
+    ("And that's your solution?", "And that's your \u2047  solution?", ["stray_mark"]),
+    ("Did you hear what he said?", "- Did you hear what he said?", ["stray_mark"]),
+    ("- Did you hear what he said?", "- Did you hear what he said?", []),  # the source has the dash
+    ("It's the end of the world.", "It's the end of the world..", ["stray_mark"]),
+    ("It's the end of the world...", "It's the end of the world...", []),
+    ("Why are you being so nice to me?", "Why you being so nice to me?", ["dropped_auxiliary"]),
 ])
 def test_faithful_hyp_good_keeps_qualifiers_numbers_roles_and_voice(source, hyp, failed):
     """hyp+ that the blind review rejected (rule 1): a hedge, an extent or a number dropped, an active clause
     turned into a passive with a 'by' agent, an addressee made a participant, a noun's number or the future
-    changed, the speaker dropped, a mangled name or -ing form, a loop or dashes; a qualifier of the same class may
-    stand in."""
+    changed, the speaker dropped, a mangled name or -ing form, a loop or dashes, the paraphraser's unknown-token
+    mark, a dialogue dash, a doubled full stop or a dropped auxiliary; a qualifier of the same class may stand
+    in."""
     from tasks.hallucigen.consistency import faithfulness_failures
 
     assert faithfulness_failures(source, hyp, FAITHFUL) == failed
+
+
+def test_a_second_encoder_turns_away_hyp_good_the_first_let_through():
+    """Judged rule-1 failures that pass e5 at 0.978 (0.984, 0.991) and the surface checks; EmbeddingGemma gives them
+    0.935 and 0.936, and 0.98 to a faithful rewording. Without it the first paraphrase would be hyp+."""
+    from tasks.hallucigen.paraphrase import select_hyp_good
+
+    cases = {"We're the first Starfleet vessel to chart this region.":
+             "We're the first Starfleet vessel to chart this cul-de-sac region.",
+             "I'm going to go to the bathroom.": "I'm going to go to bathrooms.",
+             "It was a decision taken by the Conference of Presidents.":
+             "The conference of presidents made the decision."}
+    pool = list(cases)
+    by_source = {src: [{"hyp": hyp, "label": None, "origin": f"shroom:s.json:{i}"}]
+                 for i, (src, hyp) in enumerate(cases.items())}
+    params = {**FAITHFUL, "min_encoder_similarity": {"en": 0.978}, "max_added_content": 0.25,
+              "max_dropped_content": 0.25}
+    goods, _, removed = select_hyp_good(pool, by_source, params)
+    assert [g for _, g, _ in goods] == list(cases.values()) and "confirm_similarity" not in removed
+    goods, _, removed = select_hyp_good(pool, by_source, {**params, "confirm_encoder": "embeddinggemma",
+                                                          "min_confirm_similarity": 0.96})
+    assert [(g, origin) for _, g, origin in goods] == [(pool[0], "source"), (pool[1], "source"),
+                                                      (cases[pool[2]], "shroom:s.json:2")]
+    assert removed["confirm_similarity"] == 2
 
 def test_consistency_checks():
     src = "In 2004 , Jane Doe bought 3 houses in Leeds ."

@@ -238,6 +238,19 @@ def test_an_english_source_states_a_gender_before_its_translation_swaps_one(engl
     assert states_gender(english) is expected
 
 
+@pytest.mark.parametrize("detail,french,expected", [
+    ("his->her", "Un CD de thèmes de quatorze de ses films a été publié en 2008 par Philip Powers.", True),
+    ("his->her", "Il a publié un CD de thèmes de quatorze de ses films en 2008.", False),  # 'il' says whose
+    ("his->her", "L'acteur a publié un CD de thèmes de ses films en 2008.", False),  # the gender lexicon's 'acteur'
+    ("He->She,his->her", "Un CD de thèmes de ses films a été publié en 2008.", False),  # not only possessives
+])
+def test_a_french_possessive_states_no_gender_for_an_english_swap(detail, french, expected):
+    """'ses films' -> 'his films' -> 'her films' was judged no hallucination twice: son/sa/ses do not say whose."""
+    from tasks.hallucigen.translation import possessor_unstated
+
+    assert possessor_unstated(detail, french) is expected
+
+
 PUBLISHED_REVIEW = "tests/fixtures/published_review/trial_verdicts.csv"
 
 

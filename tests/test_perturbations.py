@@ -122,6 +122,19 @@ def test_negation_rules_remove_existing_negations():
     assert run("negation", "Hon är inte hemma.", "sv").bad == "Hon är hemma."
 
 
+def test_a_round_number_stays_round():
+    """'more than 20 member states' -> 'more than 19' was judged a giveaway: only the changed number was not round.
+    Down as often as up, where down exists."""
+    made = Counter(run("number", "There are more than 20 member states .", "en", seed=str(seed)).detail
+                   for seed in range(40))
+    assert set(made) == {"20->10", "20->30", "20->40", "20->50", "20->70"} and made["20->10"] >= 15
+    made = Counter(run("number", "It cost 500 dollars .", "en", seed=str(seed)).detail for seed in range(40))
+    assert set(made) == {"500->200", "500->300", "500->400", "500->600", "500->700", "500->800"}
+    assert made["500->200"] + made["500->300"] + made["500->400"] >= 15
+    assert run("number", "It cost 1,000 dollars .", "en").detail == "1,000->4,000"
+    assert run("number", "It cost 250 dollars .", "en").detail == "250->240"  # not round: as before
+
+
 def test_number_keeps_format_and_years_are_dates():
     result = run("number", "It cost 1,250 dollars in 2004 .", "en")
     assert result.bad == "It cost 1,150 dollars in 2004 ." and result.detail == "1,250->1,150"
@@ -340,6 +353,8 @@ def test_pools_hold_plausible_names_only():
      "Walcott is a large municipality in Lincolnshire ."),
     ("antonym", "It is a village in northern Lincolnshire .", "en", "It is a village in southern Lincolnshire ."),
     ("number", "He died on 20 or 28 December in Galway .", "en", Skip("no_candidate")),  # days, not numbers
+    ("number", "La condition 1 implique que les fonctions sont lisses et la condition 2 que l'énergie est limitée.",
+     "fr", Skip("no_candidate")),  # a labelled series
     ("negation", "Next Iyer appeared in the Kannada film with the actor Darshan .", "en",
      Skip("denied_in_sequence")),
     ("negation", "Sterling Brown was best known for his authentic southern black dialect .", "en",
@@ -351,6 +366,12 @@ def test_pools_hold_plausible_names_only():
      Skip("removed_in_compound_sentence")),
     ("negation", "It crosses over the Lake Texoma arm of Washita River .", "en",
      "It does not cross over the Lake Texoma arm of Washita River ."),
+    ("negation", "I don't even know where to begin .", "en", Skip("removed_in_compound_sentence")),
+    ("negation", "I don't know where to begin .", "en", "I know where to begin ."),
+    ("negation", "I'd like to buy a few of these .", "en", Skip("contracted_auxiliary")),
+    ("negation", "I would like to buy a few of these .", "en", "I would not like to buy a few of these ."),
+    ("pronoun", "I am so sorry for your loss .", "en", Skip("fixed_formula")),
+    ("pronoun", "I am so sorry for your friend .", "en", "I am so sorry for my friend ."),
     ("negation", "We could almost describe it as an aspect of the controversy .", "en", Skip("positive_polarity_word")),
     ("tense", "Er ist mit seinem Bruder in Berlin.", "de", "Er war mit seinem Bruder in Berlin."),
     ("tense", "Kurz danach bat er Montagu Slater, sein Librettist zu werden.", "de", Skip("no_candidate")),

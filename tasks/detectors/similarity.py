@@ -56,6 +56,15 @@ def sentence_encoder(name: str, batch_size: int = 64, max_length: int = 256, int
     return SentenceEncoder(name, batch_size, max_length, int8)
 
 
+def pair_similarities(pairs: list[tuple[str, str]], encoder_name: str) -> dict[tuple[str, str], float]:
+    """Cosine of each (a, b) pair under sentence encoder ``encoder_name``, each distinct text encoded once."""
+    texts = sorted({t for pair in pairs for t in pair})
+    if not texts:
+        return {}
+    vectors = dict(zip(texts, sentence_encoder(encoder_name, batch_size=64).embed(texts)))
+    return {(a, b): float(vectors[a] @ vectors[b]) for a, b in pairs}
+
+
 class SimilarityDetector(ScoringDetector):
     def __init__(self, name: str, model: str, batch_size: int = 64, max_length: int = 256, int8: bool = False):
         self.name = name

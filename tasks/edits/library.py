@@ -120,12 +120,15 @@ def _is_era_year_or_placeholder(text: str, m: re.Match) -> bool:
 
 
 def _in_number_sequence(text: str, m: re.Match) -> bool:
-    """One of a run of numbers ('Paragraphs 10, 13 and 14', 'from round 1 (Leeds) to round 6'): a changed
-    member breaks its order or range."""
+    """One of a run of numbers ('Paragraphs 10, 13 and 14', 'from round 1 (Leeds) to round 6') or of a labelled
+    series ('condition 1 ... and condition 2' -> 'condition 7' was judged a giveaway): a changed member breaks
+    its order or range."""
     aside = r"(?:\s*\([^()]*\))?"  # 'from round 1 ( Huddersfield Giants ) to round 5'
     link = rf"{aside}\s*(?:{DAY_LINK}|from|de|von|från)?\s*(?:\w+\s+)?"
+    label = re.search(r"([^\W\d_]{3,})\s+$", text[:m.start()])
     return (re.match(rf"{link}\d", text[m.end():]) is not None
-            or re.search(rf"\d{link}$", text[:m.start()]) is not None)
+            or re.search(rf"\d{link}$", text[:m.start()]) is not None
+            or (label is not None and len(re.findall(rf"\b{label[1]}\s+\d", text, re.IGNORECASE)) > 1))
 
 
 TOTAL = re.compile(r"\b(?:total|totals|totalling|totaling|altogether|insgesamt|totalt|sammanlagt)\b", re.IGNORECASE)
@@ -168,10 +171,10 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
 def number(text: str, ctx: Context) -> Edit | Skip:
     """Change a number (not a year, a day of the month, a decade, a score, list numbering, one of a run of
     numbers, a count of the things named after it, or 1, whose noun is singular), up or down at random, keeping its
-    digit count and separators and never making it 1; else a number word, to a value listed for it (with a Doc,
-    one read as a number or adjective, not 'first' the adverb, nor a word before another number: 'the first three
-    hotels', nor a rank in a group or series: 'one of the first', 'the third of three', nor a fixed phrase: 'third
-    countries', nor a count standing for its noun: 'les deux ont').
+    digit count, separators and roundness (20 -> 30, 500 -> 300) and never making it 1; else a number word, to a
+    value listed for it (with a Doc, one read as a number or adjective, not 'first' the adverb, nor a word before
+    another number: 'the first three hotels', nor a rank in a group or series: 'one of the first', 'the third of
+    three', nor a fixed phrase: 'third countries', nor a count standing for its noun: 'les deux ont').
     Never where numbers may add up."""
     if numbers_may_add_up(text, ctx.lang):
         return Skip("numbers_may_add_up")
@@ -185,12 +188,23 @@ def number(text: str, ctx: Context) -> Edit | Skip:
     m = ctx.rng.choice(matches)
     digits = re.sub(r"\D", "", m.group(0))
     value = int(digits)
-    step = ctx.rng.choice([1, 2, 3, 5]) * 10 ** max(0, len(digits) - 2)
-    valid = [v for v in (value + step, value - step, value + 1, value - 1)
-             if 2 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value]  # 1 -> 2: 'an' -> 'ans'
-    if not valid:
+
+    def fits(v: int) -> bool:
+        return 2 <= v < 10 ** len(digits) and len(str(v)) == len(str(value)) and v != value  # 1 -> 2: 'an' -> 'ans'
+
+    unit = 10 ** max(0, len(digits) - 2)
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if zeros > max(0, len(digits) - 2):  # a round number stays round: 'more than 20' -> 'more than 19' was judged
+        unit = 10 ** min(zeros, len(digits) - 1)  # a giveaway; down or up first, so 20 goes down as often as up
+        sides = [side for side in ([value - k * unit for k in (1, 2, 3, 5)], [value + k * unit for k in (1, 2, 3, 5)])
+                 if any(map(fits, side))]
+        stepped = [v for v in ctx.rng.choice(sides) if fits(v)] if sides else []
+    else:
+        step = ctx.rng.choice([1, 2, 3, 5]) * unit
+        valid = [v for v in (value + step, value - step, value + 1, value - 1) if fits(v)]
+        stepped = [v for v in valid if abs(v - value) == step] or valid  # down as often as up
+    if not stepped:
         return Skip("no_valid_value")
-    stepped = [v for v in valid if abs(v - value) == step] or valid  # down as often as up
     new_digits = iter(str(ctx.rng.choice(stepped)).zfill(len(digits)))
     new = "".join(next(new_digits) if c.isdigit() else c for c in m.group(0))
     return replace_span(text, m.start(), m.end(), new, "number", f"{m.group(0)}->{new}")
@@ -971,9 +985,11 @@ def denial_gives_away(text: str) -> str | None:
 # A removed negation contradicts a coordinated clause or the next sentence ('n'a pas pu faire son travail et a été
 # remplacé' -> 'a pu faire son travail et a été remplacé'; 'are not restricted to Western music. For instance,
 # ... Persian music'): on the last four blind reviews 6 of 20 such removals were valid, 17 of 30 others. A cause or
-# consequence clashes too ('was not able to do his job so he was replaced').
+# consequence clashes too ('was not able to do his job so he was replaced'), and so does a word that needs the
+# negation ("I don't even know where to begin" -> 'I even know').
 REMOVAL_CLASH = re.compile(r"\b(?:and|et|und|och|but|mais|aber|men)\b|[.;!?]\s+\S"
                            r"|\b(?:or|nor|any|anything|anyone|ever|either|ou|oder|eller)\b"  # 'don't have X or Y'
+                           r"|\b(?:even|yet|anymore|until)\b"
                            r"|\b(?:so|therefore|thus|because|donc|car|parce|deshalb|daher|weil|darum|eftersom|därför)\b",
                            re.IGNORECASE)
 

@@ -30,7 +30,7 @@ STOP = {
            "more", "less", "much", "only", "following", "latter", "former", "respective", "above", "particular",
            "aforementioned", "said", "very", "so", "good", "bad", "great", "nice", "fine", "mainstream", "best",
            "better", "worse", "worst", "famous", "important", "major", "minor", "excellent", "popular", "detailed",
-           "early", "late", "recent", "underlying"},
+           "early", "late", "recent", "underlying", "right", "left"},
     "fr": {"autre", "autres", "même", "mêmes", "tel", "telle", "tels", "telles", "propre", "propres", "certain",
            "certaine", "certains", "certaines", "divers", "diverses", "plusieurs", "nombreux", "nombreuses", "seul",
            "seule", "seuls", "seules", "tout", "toute", "tous", "toutes", "suivant", "suivante", "suivants",

@@ -41,6 +41,9 @@ SPEECH = re.compile(r"``|''|[\"“”«»„]|\b(?:said|says|say|told|tells|aske
                     r"|erklärte|schrieb|antwortete|dit|déclare|déclara|répondu|répondit|écrit|sa|säger|skrev)\b",
                     re.IGNORECASE)
 
+# a pronoun fixed in a formula: another person breaks it ('sorry for your loss' -> 'my loss' was judged a giveaway)
+FORMULA = re.compile(r"\b(?:your loss|my (?:god|goodness|gosh|lord)|herregud|mon dieu|mein gott)\b", re.IGNORECASE)
+
 
 def person(word: str, lang: str) -> int | None:
     """1, 2 or 3 for a pronoun of ``lang`` (an English "I'" of "I'm" is "I"), else None."""
@@ -56,7 +59,10 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; the blind review
     rejected every such edit), an object would need to be reflexive ('we voted for us'), or a gendered
     pronoun would name someone whose name may say otherwise ('Han heter Clementine'), or a speaker's first
-    person would become a third person that still names the speaker (SPEECH)."""
+    person would become a third person that still names the speaker (SPEECH), or the pronoun is part of a
+    formula (FORMULA)."""
+    if any(m.start() <= start < m.end() for m in FORMULA.finditer(text)):
+        return "fixed_formula"
     old_person, new_person = person(text[start:end], lang), person(new, lang)
     following = re.match(r"\s+(\w+)", text[end:])
     if new.lower() in GENDERED and following is not None and following.group(1).lower() in NAMING_VERBS:

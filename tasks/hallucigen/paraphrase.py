@@ -9,6 +9,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from tasks.detectors.similarity import pair_similarities
 from tasks.edits import modifiers
 from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
@@ -68,15 +69,10 @@ def rank_sources(sources: list[str], min_chars: int) -> list[str]:
     return sorted(kept, key=lambda s: (not re.search(r"\d", s), -len(s), s))
 
 
-def encoder_similarities(pairs: list[tuple[str, str]], encoder_name: str) -> dict[tuple[str, str], float]:
-    """Cosine of each (source, paraphrase) pair under sentence encoder ``encoder_name``."""
-    from tasks.detectors.similarity import sentence_encoder
-
-    texts = sorted({t for pair in pairs for t in pair})
-    if not texts:
-        return {}
-    vectors = dict(zip(texts, sentence_encoder(encoder_name, batch_size=64).embed(texts)))
-    return {(s, h): float(vectors[s] @ vectors[h]) for s, h in pairs}
+def confirm_similarities(pairs: list[tuple[str, str]], params: dict) -> dict[tuple[str, str], float]:
+    """Cosine of each pair under the second encoder ``confirm_encoder`` (none when it is unset). Only pairs that
+    passed the first encoder's floor are encoded: EmbeddingGemma is about 10 times slower than e5 here."""
+    return pair_similarities(pairs, params["confirm_encoder"]) if params.get("confirm_encoder") else {}
 
 
 def mend_hyphens(hyp: str, source: str) -> str:
@@ -89,22 +85,26 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
                     ) -> tuple[list[tuple[str, str, str]], list[dict | None], dict[str, int]]:
     """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
     polarity, little content added or dropped, encoder similarity with the source at least
-    ``min_encoder_similarity['en']``; not labelled Hallucination) the most similar one, else the source
-    itself (a source that then gives no example); and the first paraphrase SHROOM's annotators labelled
+    ``min_encoder_similarity['en']`` and, under ``confirm_encoder``, at least ``min_confirm_similarity``; not
+    labelled Hallucination) the one most similar under ``encoder``, else the source itself (a source that then
+    gives no example); and the first paraphrase SHROOM's annotators labelled
     Hallucination (by majority) that is no degenerate loop as the natural hyp-. Unlabelled paraphrases that
     fail the checks are no natural hyp-: on three blind reviews all 15 such rows were rewordings, summaries or
     expansions of an acronym ('the EU' for 'the Union'). Also how many candidates each check removed (a
     candidate can fail several)."""
     verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
-    sims = encoder_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
-                                params["encoder"])
+    sims = pair_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
+                             params["encoder"])
     floor = params["min_encoder_similarity"]["en"]
+    confirm = confirm_similarities(sorted(pair for pair, sim in sims.items() if sim >= floor), params)
     removed: Counter = Counter()
     goods, naturals = [], []
     for src in pool:
         faithful, natural = [], None
         for h, failed in verdicts[src]:
-            failed = failed + (["encoder_similarity"] if sims.get((src, h["hyp"]), 1.0) < floor else [])
+            pair = (src, h["hyp"])
+            failed = failed + (["encoder_similarity"] if sims.get(pair, 1.0) < floor else []) + (
+                ["confirm_similarity"] if confirm.get(pair, 1.0) < params.get("min_confirm_similarity", 0) else [])
             labelled = h["label"] == "Hallucination"
             removed.update(failed + (["labelled_hallucination"] if labelled else []))
             if not failed and not labelled:
@@ -223,7 +223,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
                 adds += 1  # not a faithful pair: one side says more
                 continue
             unique.append(p)
-    sims = encoder_similarities([(p["source"], p["good"]) for p in unique], params["encoder_sv"])
+    sims = pair_similarities([(p["source"], p["good"]) for p in unique], params["encoder_sv"])
     faithful = [p for p in unique if sims[(p["source"], p["good"])] >= params["min_encoder_similarity"]["sv"]]
     low, unique = len(unique) - len(faithful), faithful
     stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": adds,
