@@ -368,6 +368,7 @@ def test_pools_hold_plausible_names_only():
      "It does not cross over the Lake Texoma arm of Washita River ."),
     ("negation", "I don't even know where to begin .", "en", Skip("removed_in_compound_sentence")),
     ("negation", "I don't know where to begin .", "en", "I know where to begin ."),
+    ("negation", "Don't talk like that , Saul .", "en", "Talk like that , Saul ."),
     ("negation", "I'd like to buy a few of these .", "en", Skip("contracted_auxiliary")),
     ("negation", "I would like to buy a few of these .", "en", "I would not like to buy a few of these ."),
     ("pronoun", "I am so sorry for your loss .", "en", Skip("fixed_formula")),

@@ -67,6 +67,8 @@ class Rewrite:
         target = rendered[: len(rendered) - len(tail_space)] if keeps_tail else rendered.rstrip(" ")
         if not target and start > 0 and good[start - 1] == " ":
             start -= 1  # a deleted first token takes the space before it with it
+        if start == 0 and good[:1].isupper() and target[:1].islower():
+            target = target[0].upper() + target[1:]  # "Don't talk like that" -> 'Talk like that', not 'talk'
         bad = good[:start] + target + good[end:]
         return Edit(type=type_, good=good, bad=bad, start=start, source=good[start:end], target=target, detail=detail)
 
