@@ -99,6 +99,7 @@ def agreement(group: VerbGroup) -> str | None:
 
 
 BE_FORMS = {"am", "is", "are", "was", "were", "be", "been", "being", "'m", "'re"}
+PAST_OVERRIDES = {"work": "worked"}  # pyinflect's table has only the archaic 'wrought' ('The Commission wrought')
 
 
 @lru_cache(maxsize=1)
@@ -122,7 +123,8 @@ def lemma_of(token: Token) -> str:
     if token.tag_ in ("VB", "VBP", "MD"):
         return form
     own = token.lemma_.lower()
-    if own and form in (f.lower() for f in pyinflect.getInflection(own, token.tag_) or ()):
+    if own and (form in (f.lower() for f in pyinflect.getInflection(own, token.tag_) or ())
+                or form == PAST_OVERRIDES.get(own)):
         return own  # spaCy's lemma when it inflects back to the form: the table also lists 'chang' for 'changed'
     return _verb_lemmas().get((form, token.tag_), form)
 
@@ -133,6 +135,8 @@ def finite_form(lemma: str, tense: str, agr: str) -> str | None:
         if tense == "past":
             return "were" if agr == "pl" else "was"
         return {"1sg": "am", "3sg": "is", "pl": "are"}[agr]
+    if tense == "past" and lemma in PAST_OVERRIDES:
+        return PAST_OVERRIDES[lemma]
     tag = "VBD" if tense == "past" else ("VBZ" if agr == "3sg" else "VBP")
     forms = pyinflect.getInflection(lemma, tag)
     return forms[0] if forms else None
