@@ -853,7 +853,8 @@ def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
     two, the other would keep its tense beside the new one ('war kontinuierlich und ist', 'kann ... übertragen
     wurden'); a French auxiliary before a participle mostly changes aspect ('est né' -> 'était né', 'a adhéré'
     -> 'avait adhéré'). Both are skipped. A listed word after an elided article ('à l'est'), an infinitive after
-    'zu' or 'att' ('zu werden' -> 'zu wurden') or, with a Doc, one not tagged as a verb does not count."""
+    'zu' or 'att' ('zu werden' -> 'zu wurden') or, with a Doc, one not tagged as a verb does not count. The
+    Swedish future 'kommer att' stays, as in English."""
     pat = lexicons.pattern("tense", ctx.lang)
     found = [m for m in (pat.finditer(text) if pat is not None else [])
              if text[max(0, m.start() - 2):m.start()].lower() not in ("l'", "l’", "d'", "d’")
@@ -866,6 +867,8 @@ def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
         return Skip("compound_tense")
     if found and ctx.lang in ("de", "sv") and not text[:found[0].start()].strip():
         return Skip("verb_first")  # V2 languages: a sentence-initial verb is an imperative or a question
+    if found and ctx.lang == "sv" and FUTURE.match(text, found[0].start()):
+        return Skip("from_future")  # 'de kommer att svara' (will answer) -> 'kom att svara' (came to answer)
     if found and ctx.lang == "de" and found[0].group(0).lower() in ("hat", "haben") and _closing_participle(
             text[found[0].end():]):
         return Skip("compound_tense")  # 'haben ... erzielt' -> 'hatten ... erzielt': a past either way

@@ -56,7 +56,7 @@ DE_ENDINGS = ("e", "en", "er", "es", "em")
 NOUN_STOP = {
     "en": {"time", "way", "end", "case", "fact", "rest", "lot", "kind", "sort", "part", "number", "course", "top",
            "bottom", "side", "beginning", "middle", "past", "future", "present", "meantime", "while", "same",
-           "couple", "pair", "handful", "amount"},
+           "couple", "pair", "handful", "amount", "one", "ones"},
     "de": {"Zeit", "Regel", "Tat", "Lage", "Folge", "Hand", "Weise", "Art", "Rolle", "Nähe", "Mitte", "Ende",
            "Anfang", "Beginn", "Zukunft", "Vergangenheit", "Zusammenhang", "Lauf", "Laufe", "Paar", "Anzahl",
            "Reihe", "Menge"},
@@ -64,6 +64,13 @@ NOUN_STOP = {
            "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
     "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
+# Lower-case words after a determiner that are no noun: 'en eller båda pojkarna' ('one or both') took 'en obruten
+# eller båda' (built into the Swedish test split).
+KIND_OF = re.compile(r"\b(?:kind|sort|type)\s+of\s+$", re.IGNORECASE)  # 'What kind of a simple question is that?'
+FUNCTION_WORDS = {"en": {"and", "or", "but", "of", "than", "that", "who", "which"},
+                  "fr": {"et", "ou", "mais", "qui", "que", "dont"},
+                  "sv": {"och", "eller", "men", "av", "till", "som", "än", "att", "med", "för", "om"}}
+STEM = 4  # a modifier whose first letters start a word of the text repeats it ('En sittande man sitter')
 # Classifying (relational) and modal adjectives: a class or a possibility the source lacks reads as glued on
 # ('the political committee', 'un village civil', 'des produits pharmaceutiques', 'une moyenne pondérée' on the
 # blind review), where a size, a side or an age ('a short film', 'ein linker Nebenfluss') does not. Matched as
@@ -148,7 +155,9 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
                ) -> list[tuple[str, re.Match, re.Match, str]]:
     """Every attested (position, determiner, noun, modifier) for ``text``: "pre" between the two, "post" after
     the noun; never a word the text or its same-language ``source`` already has (a paraphrase's source
-    saying 'a young man' makes 'young' no hallucination), nor a noun of a set phrase or one a name follows.
+    saying 'a young man' makes 'young' no hallucination) or whose first STEM letters start one of their words,
+    nor a noun of a set phrase ('the current one'), a function word (FUNCTION_WORDS), a noun after 'kind of' or
+    a noun a name follows.
     ``exclude`` (attested() of the item's own sentences) is taken off the counts: an item never attests its
     own modifier."""
     if not table:
@@ -156,9 +165,11 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
     exclude = exclude or {}
     w = list(WORD.finditer(text))
     present = {m.group(0).lower() for m in w} | {m.group(0).lower() for m in WORD.finditer(source)}
+    stems = {word[:STEM] for word in present if len(word) >= STEM}
     options = []
     for a, b, c in zip(w, w[1:], w[2:] + [None]):
-        if a.group(0).lower() not in DETERMINERS.get(lang, ()) or not _joined(text, a, b):
+        if a.group(0).lower() not in DETERMINERS.get(lang, ()) or not _joined(text, a, b) or b.group(
+                0) in FUNCTION_WORDS.get(lang, ()) or KIND_OF.search(text[:a.start()]):
             continue
         if c is not None and _joined(text, b, c) and c.group(0)[:1].isupper():
             continue  # a noun naming what follows ('der Provinz Shirak'): a modifier may contradict the name
@@ -170,6 +181,7 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
             for word, n in table.get(position, {}).get(key, {}).items():
                 n -= own.get(word, 0)
                 least = max(2, MIN_COUNT.get(lang, 1)) if position == "post" else MIN_COUNT.get(lang, 1)
-                if n >= least and word.lower() not in present and b.group(0) not in NOUN_STOP.get(lang, ()):
+                if (n >= least and word.lower() not in present and word.lower()[:STEM] not in stems
+                        and b.group(0) not in NOUN_STOP.get(lang, ())):
                     options.append((position, a, b, word))
     return options

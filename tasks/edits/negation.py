@@ -76,6 +76,9 @@ def _remove(doc: Doc, group: VerbGroup) -> Edit | Skip:
     return rw.edit("negation", f"remove:{neg.lower_}")
 
 
+FOCUS_BEFORE = {"just", "only", "simply", "merely"}
+
+
 def _insert(doc: Doc, group: VerbGroup) -> Edit | Skip:
     if group.is_inverted:
         return Skip("inverted_subject")
@@ -92,6 +95,8 @@ def _insert(doc: Doc, group: VerbGroup) -> Edit | Skip:
     first = group.first
     if first.lower_ in ("'d", "'ve", "'ll", "’d", "’ve", "’ll"):
         return Skip("contracted_auxiliary")  # "I'd not like to buy": blind annotators judged it unidiomatic
+    if first.i > 0 and doc[first.i - 1].lower_ in FOCUS_BEFORE:
+        return Skip("focus_adverb")  # 'I just need a little time' -> 'I just do not need': judged unidiomatic
     rw = Rewrite(doc)
     if first.lower_ == "can":
         rw.replace(first.i, "cannot")
