@@ -16,6 +16,7 @@ from tasks.hallucigen.select import (
     balance_gender_directions,
     check_gates,
     detection_row,
+    edit_side,
     select_balanced,
     towards_women,
 )
@@ -63,6 +64,32 @@ def test_every_split_has_as_many_gender_edits_towards_women_as_towards_men():
         Counter({"He->She": 2, "She->He": 2}), Counter({"He->She": 6, "She->He": 6})]
     pooled, _ = select_balanced(cands, {"trial": 4, "test": 12}, random.Random(5))
     assert Counter(c.row["edit_detail"] for c in pooled["test"]) == Counter({"He->She": 1, "She->He": 11})
+
+
+def test_pronoun_edits_alternate_into_and_out_of_the_third_person():
+    """A hypothesis-only language model called every 'me -> him' of the English build hallucinated (the rarer
+    word): each split takes pronoun edits out of the third person as often as into it, while both last."""
+    details = ["me->him"] * 60 + ["him->me", "them->us", "his->my"] * 2 + ["He->She"] * 4 + ["She->He"] * 4
+    cands = {t: [Candidate(key=str(k), type=t, row={"edit_detail": d, "hyp_bad": str(k)}) for k, d in enumerate(details)
+                 if (d[0].isupper()) == (t == "gender")] for t in ("pronoun", "gender")}
+
+    def into_third(side):
+        chosen, _ = select_balanced(cands, {"trial": 4, "test": 16}, random.Random(5), side=side)
+        gender = Counter(c.row["edit_detail"] for s in ("trial", "test") for c in chosen[s] if c.type == "gender")
+        assert gender == Counter({"He->She": 4, "She->He": 4})
+        return [Counter(c.row["edit_detail"] == "me->him" for c in chosen[s] if c.type == "pronoun")
+                for s in ("trial", "test")]
+
+    assert into_third(edit_side("en")) == [Counter({True: 1, False: 1}), Counter({True: 5, False: 5})]
+    assert into_third(towards_women("en")) == [Counter({True: 2}), Counter({True: 9, False: 1})]
+
+
+def test_no_two_examples_share_a_hallucinated_hypothesis():
+    rows = [("saw her", "saw me"), ("saw him", "saw me"), ("met him", "met me")]
+    cands = {"pronoun": [Candidate(key=g, type="pronoun", row={"edit_detail": "x->me", "hyp_bad": b})
+                         for g, b in rows]}
+    chosen, _ = select_balanced(cands, {"test": 3}, random.Random(5))
+    assert sorted(c.row["hyp_bad"] for c in chosen["test"]) == ["met me", "saw me"]
 
 
 def test_max_same_edit_keeps_an_edit_from_recurring_in_a_split():

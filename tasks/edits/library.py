@@ -88,9 +88,10 @@ ORDINAL = re.compile(r"first|second|third|\w+th|premier|première|seconde?|\w+i�
 # 'of <number>' a place in a counted series ('the third of three hotels'): a changed rank reads as wrong
 GROUP_OF = re.compile(r"\b(?:one|some|many|among|l'une?|l’une?|parmi|einer|eine|eines|bland|en|ett)\s+"
                       r"(?:of\s+)?(?:the|des|les|der|den|de)\s+$", re.IGNORECASE)
-# an ordinal before these is a fixed phrase, not a rank ('third countries', 'the Third World', 'tredje världen')
+# an ordinal before these is a fixed phrase, not a rank ('third countries', 'the Third World', 'tredje världen'),
+# or ranks one of two halves ('der dritten Hälfte des ersten Jahrhunderts' was judged a giveaway)
 FIXED_ORDINAL_HEAD = {"world", "countries", "country", "party", "parties", "estate", "way", "column", "welt",
-                      "monde", "världen", "land", "länder"}
+                      "monde", "världen", "land", "länder", "half", "hälfte", "moitié", "halvan", "halva"}
 DEFINITE_PLURAL = {"the", "les", "die", "de", "these", "ces", "diese", "dessa"}
 NUMBER_WORDS = {w for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("numbers", lang) for w in pair}
 CARDINALS = {w for w in NUMBER_WORDS if " " not in w and not ORDINAL.fullmatch(w)}

@@ -64,9 +64,9 @@ NOUN_STOP = {
            "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
     "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
+KIND_OF = re.compile(r"\b(?:kind|sort|type)\s+of\s+$", re.IGNORECASE)  # 'What kind of a simple question is that?'
 # Lower-case words after a determiner that are no noun: 'en eller båda pojkarna' ('one or both') took 'en obruten
 # eller båda' (built into the Swedish test split).
-KIND_OF = re.compile(r"\b(?:kind|sort|type)\s+of\s+$", re.IGNORECASE)  # 'What kind of a simple question is that?'
 FUNCTION_WORDS = {"en": {"and", "or", "but", "of", "than", "that", "who", "which"},
                   "fr": {"et", "ou", "mais", "qui", "que", "dont"},
                   "sv": {"och", "eller", "men", "av", "till", "som", "än", "att", "med", "för", "om"}}
@@ -84,10 +84,10 @@ RELATIONAL_ENDINGS = {
     "sv": ("isk", "iska", "iskt", "ell", "ella", "ellt", "al", "ala", "alt", "bar", "bara", "bart"),
 }
 GLUED_ON = {"en": {"civil", "wrong", "illegitimate"}, "fr": {"sonore", "sonores"},
-            "de": set(), "sv": set()}
+            "de": set(), "sv": {"blek", "bleka", "blekt"}}
 # Nationality adjectives (stems; English writes them capitalised, which no modifier is): a nationality the source
 # lacks clashes with the places the sentence names ('le championnat suédois ... le championnat écossais', 'des
-# femmes iraniennes ... du Suriname' on the blind review).
+# femmes iraniennes ... du Suriname' on the blind review), in a compound too ('la version nord-américaine').
 NATIONALITY = {
     "fr": ("français", "anglais", "allemand", "italien", "espagnol", "américain", "iranien", "écossais", "irlandais",
            "russe", "chinois", "japonais", "canadien", "suédois", "norvégien", "danois", "néerlandais", "belge",
@@ -109,7 +109,7 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def _is_modifier(word: str, lang: str) -> bool:
     if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()) or word in ORDINAL_OR_DEICTIC.get(lang, ()):
         return False
-    if word in GLUED_ON.get(lang, ()) or word.startswith(NATIONALITY.get(lang, ())) or any(
+    if word in GLUED_ON.get(lang, ()) or word.split("-")[-1].startswith(NATIONALITY.get(lang, ())) or any(
             word.endswith(e) and len(word) - len(e) >= 3 for e in RELATIONAL_ENDINGS.get(lang, ())):
         return False
     if lang == "de":

@@ -53,6 +53,11 @@ def negation_edit(doc: Doc, prefer_lexical: bool = False, lexicon: dict[str, str
 def _remove(doc: Doc, group: VerbGroup) -> Edit | Skip:
     if group.is_inverted:
         return Skip("inverted_subject")
+    if group.subject is None and group.do_support and group.first.lower_ == "do":
+        return Skip("prohibition")  # 'Don't talk like that, Saul.' -> 'Talk like that': judged a giveaway
+    if lemma_of(group.head) == "know" and any(t.dep_ == "mark" and t.lower_ in ("if", "whether")
+                                              and t.head.head == group.head for t in doc):
+        return Skip("know_if")  # "I don't know if ..." -> 'I know if ...' is no idiom
     neg = group.negs[0]
     rw = Rewrite(doc)
     if neg.lower_ == "never":

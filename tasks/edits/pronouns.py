@@ -27,7 +27,7 @@ PERSONS = {
 # object forms, and the subjects that would make them reflexive ('we voted for us')
 OBJECTS = {"en": {"me", "us", "him", "them", "her"}, "fr": {"moi", "nous", "lui", "eux"},
            "de": {"mich", "mir", "uns", "ihn", "ihm"}, "sv": {"mig", "oss", "honom", "henne", "dem"}}
-SUBJECTS = {"en": {"i", "we", "he", "she", "they"}, "fr": {"je", "j'", "nous", "il", "elle", "ils", "elles"},
+SUBJECTS = {"en": {"i", "we", "he", "she", "they"}, "fr": {"je", "j", "nous", "il", "elle", "ils", "elles"},
             "de": {"ich", "wir", "er"}, "sv": {"jag", "vi", "han", "hon", "de"}}
 WORD = re.compile(r"\w+'|\w+")
 # a gendered pronoun before these meets the name's own gender ('Jag heter Clementine' -> 'Han heter Clementine')
@@ -57,10 +57,10 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     person, or None: another pronoun of the old person is left (the referent is still mentioned, 'he ... my
     papers'), the text never speaks in the new first or second person ('survived by my wife', and at the
     opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; the blind review
-    rejected every such edit), an object would need to be reflexive ('we voted for us'), or a gendered
-    pronoun would name someone whose name may say otherwise ('Han heter Clementine'), or a speaker's first
-    person would become a third person that still names the speaker (SPEECH), or the pronoun is part of a
-    formula (FORMULA)."""
+    rejected every such edit; a first person does fit a line said to a 'you'), an object would need to be
+    reflexive ('we voted for us'), or a gendered pronoun would name someone whose name may say otherwise ('Han
+    heter Clementine'), or a speaker's first person would become a third person that still names the speaker
+    (SPEECH), or the pronoun is part of a formula (FORMULA)."""
     if any(m.start() <= start < m.end() for m in FORMULA.finditer(text)):
         return "fixed_formula"
     old_person, new_person = person(text[start:end], lang), person(new, lang)
@@ -72,9 +72,18 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
         return "person_still_mentioned"
     if old_person == 1 and new_person == 3 and SPEECH.search(text):
         return "reported_speech"
-    if new_person in (1, 2) and not any(person(w, lang) == new_person for w in others):
+    if new_person in (1, 2) and not any(person(w, lang) == new_person for w in others) and not _spoken_to(
+            new_person, others, lang):
         return "third_person_text"
-    if new.lower() in OBJECTS.get(lang, ()) and any(w in SUBJECTS.get(lang, ()) and person(w, lang) == new_person
-                                                    for w in others):
+    if new.lower() in OBJECTS.get(lang, ()) and any(w.rstrip("'") in SUBJECTS.get(lang, ())
+                                                    and person(w, lang) == new_person for w in others):
         return "reflexive_needed"
     return None
+
+
+def _spoken_to(new_person: int, others: list[str], lang: str) -> bool:
+    """A first person where the text addresses someone: a line said to a 'you' has a speaker ('What else do you
+    want from him?' -> 'from me?'), so pronoun edits run both ways in dialogue, not only me -> him, which a
+    hypothesis-only language model spots by the rarer word alone."""
+    return new_person == 1 and any(person(w, lang) == 2 for w in others)
+

@@ -19,6 +19,9 @@ from tasks.edits.verbgroup import (
 
 TENSES = ("past", "present", "future")
 SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
+# Verbs whose past, said by or to the speaker, is the polite present ('How much did you want for it?', 'I was
+# wondering'): judged no change of meaning on the blind review.
+POLITE_PAST = {"want", "wonder", "hope", "wish"}
 
 
 def tense_edit(doc: Doc, target: str) -> Edit | Skip:
@@ -37,6 +40,11 @@ def tense_edit(doc: Doc, target: str) -> Edit | Skip:
         return Skip("tense_clash")
     if group.is_inverted and not group.do_support:
         return Skip("inverted_subject")
+    subject = group.subject.lower_ if group.subject is not None else ""
+    if subject.startswith(("d'", "d’")):
+        return Skip("contracted_do")  # "D'you want" -> "D'you wanted"
+    if target == "past" and doc.lang_ == "en" and lemma_of(group.head) in POLITE_PAST and subject in ("i", "you"):
+        return Skip("polite_past")
     after_head = doc[group.head.i + 1] if group.head.i + 1 < len(doc) else None
     if group.head.lower_ == "used" and after_head is not None and after_head.lower_ == "to":
         return Skip("used_to")

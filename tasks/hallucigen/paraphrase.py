@@ -261,7 +261,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
 def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, set]:
     """One language's rows of both splits, its stats, and the types that ran out (a shard of the build;
     ``nlp``: the English pipeline, unused for Swedish)."""
-    from tasks.hallucigen.select import balance_gender_directions, select_balanced, towards_women
+    from tasks.hallucigen.select import balance_gender_directions, edit_side, select_balanced
 
     candidates, stats = (english_candidates(raw_root, params, nlp) if lang == "en"
                          else swedish_candidates(raw_root, params))
@@ -269,7 +269,7 @@ def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[d
         candidates, lang, random.Random(f"{params['seed']}:gender:{lang}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"][lang],
                                         random.Random(f"{params['seed']}:select:{lang}"), params["max_type_share"],
-                                        towards_women(lang), params.get("max_same_edit"))
+                                        edit_side(lang), params.get("max_same_edit"))
     rows = [{**cand.row, "id": f"{lang}:{split}:{k}", "split": split}
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats["candidates"] = {t: len(c) for t, c in sorted(candidates.items())}

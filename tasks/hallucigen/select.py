@@ -25,20 +25,22 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                     max_share: float | None = None, side: Callable[[Candidate], object] | None = None,
                     max_same_edit: int | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
-    using a source twice; with ``max_share``, no type takes more than that multiple of an even share
-    (size / types), so a split whose other types ran out stays smaller rather than filled by one type. Each
-    type's candidates queue in a seeded hash order of their own texts, so a filter that drops a candidate
-    changes only the picks that candidate took part in, never the whole build. With ``side``, a type's queue
-    alternates between the sides of its candidates (a gender edit towards women, one towards men), so every
-    split, not just the pool, has as many of each. With ``max_same_edit``, no content edit (its detail, in any
-    case: 'insert:interim', 'två->tre') comes more often than that in one split; a recurring one is a giveaway.
+    using a source twice nor a hyp- twice ('you saw her' and 'you saw him' both gave 'you saw me'); with
+    ``max_share``, no type takes more than that multiple of an even share (size / types), so a split whose
+    other types ran out stays smaller rather than filled by one type. Each type's candidates queue in a seeded
+    hash order of their own texts, so a filter that drops a candidate changes only the picks that candidate took
+    part in, never the whole build. With ``side``, a type's queue alternates between the sides of its candidates
+    (a gender edit towards women, one towards men; a pronoun edit into the third person, one out of it), so
+    every split, not just the pool, has as many of each while both last. With ``max_same_edit``, no content
+    edit (its detail, in any case: 'insert:interim', 'två->tre') comes more often than that in one split; a
+    recurring one is a giveaway.
     Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``)."""
     salt = rng.getrandbits(64)
     queues = {t: _alternate(sorted(c, key=lambda cand: _rank(salt, cand)), side)
               for t, c in sorted(candidates.items()) if c}
     order = sorted(queues)
     rng.shuffle(order)
-    used, exhausted, capped, chosen = set(), set(), set(), {}
+    used, made, exhausted, capped, chosen = set(), set(), set(), set(), {}
     for split, size in sizes.items():
         cap = math.ceil(max_share * size / len(order)) if max_share and order else size
         picked: list[Candidate] = []
@@ -54,12 +56,14 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 queue = queues[t]
                 while queue and queue[0].key in used:
                     queue.pop(0)
-                cand = next((c for c in queue if c.key not in used and _fresh(c, same, max_same_edit)), None)
+                cand = next((c for c in queue if c.key not in used and c.row.get("hyp_bad") not in made
+                             and _fresh(c, same, max_same_edit)), None)
                 if cand is None:
                     (spent if queue else exhausted).add(t)
                     continue
                 queue.remove(cand)
                 used.add(cand.key)
+                made.add(cand.row.get("hyp_bad") or object())
                 same[_detail(cand)] += 1
                 picked.append(cand)
                 counts[t] += 1
@@ -104,6 +108,24 @@ def towards_women(lang: str) -> Callable[[Candidate], object]:
     female = {b.lower() for _, b in lexicons.rows("gender", lang)}
     return lambda cand: (cand.type == "gender"
                          and cand.row["edit_detail"].split(",")[0].split("->")[-1].lower() in female)
+
+
+def edit_side(lang: str) -> Callable[[Candidate], object]:
+    """The side a type's queue alternates over: for a gender edit, whether it goes towards the female form; for a
+    pronoun edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
+    hallucinated: it spotted every 'me -> him' of the English build); else None."""
+    from tasks.edits.pronouns import person
+
+    female = towards_women(lang)
+
+    def side(cand: Candidate) -> object:
+        if cand.type == "gender":
+            return female(cand)
+        if cand.type == "pronoun":
+            return person(cand.row["edit_detail"].split(",")[0].split("->")[-1], lang) == 3
+        return None
+
+    return side
 
 
 def balance_gender_directions(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:

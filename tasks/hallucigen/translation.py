@@ -31,7 +31,7 @@ from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.famous_names import drop_famous_swaps
-from tasks.hallucigen.select import Candidate, balance_gender_directions, select_balanced, towards_women
+from tasks.hallucigen.select import Candidate, balance_gender_directions, edit_side, select_balanced
 from tasks.hallucigen.spelling import garbled, lower_start, misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
@@ -228,7 +228,7 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
                                                random.Random(f"{params['seed']}:gender:{direction}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"],
                                         random.Random(f"{params['seed']}:select:{direction}"), params["max_type_share"],
-                                        towards_women(direction.split("-")[1]))
+                                        edit_side(direction.split("-")[1]))
     rows = [plain_text({**cand.row, "id": f"{direction}:{split}:{k}", "split": split})
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
