@@ -185,6 +185,10 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
      None),  # a genitive
     ("Il fut dissous dans les années 1240.", "It was dissolved in the 1240s .", "fr", None),
     ("L'éjective vélaire est une consonne.", "The velar ejective is a consonant .", "fr", None),  # an accent
+    ("He will grow to an unique musical personality .", "Il deviendra une personnalité unique .", "en",
+     "an unique"),  # an article the next word refuses
+    ("He will grow to a unique musical personality , an unimportant actor and a European star .", "Il deviendra .",
+     "en", None),
 ])
 def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     from tasks.hallucigen.spelling import misspelt
@@ -205,6 +209,7 @@ def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     ("Er sponsert den Kurzfilm „Autism Every Day\", produziert von Lauren Thierry.", None),
     ("He was awarded in his yearbook entitled `` Most Humorous '' and '' Most Talented `` .", "reversed_quote"),
     ("'' Dead Gorgeous '' is a film .", None),
+    ("She was observed as '' has a very great potential and will grow to a unique personality .", "unclosed_quote"),
     ("Joey Shamah a été nommé Administrateur d'E.l.f. .", "doubled_stop"),
     ("Il a dit ... et il est parti.", None),
     ("Alaja,, is a small populated place in Balkan Province .", "stray_mark"),

@@ -310,7 +310,7 @@ def test_pools_hold_plausible_names_only():
     assert pool_of([(text, spans)], "fr") == {"LOC@à": ["Paris"]}
 
 
-@pytest.mark.parametrize("type_,text,lang,expected", [
+PLAUSIBLE = [
     ("conversion", "En 1914, M. Todoroff quitta Sofia.", "fr", Skip("no_candidate")),
     ("conversion", "La tour mesure 25 m de haut.", "fr", "La tour mesure 25 pieds de haut."),
     ("number", "1. Il est parti le 30 juillet.", "fr", Skip("no_candidate")),  # list numbering, a day
@@ -427,14 +427,10 @@ def test_pools_hold_plausible_names_only():
     ("tense", "He wants to meet you.", "en", "He wanted to meet you."),
     ("tense", "D'you want to play with me?", "en", Skip("contracted_do")),  # not "D'you wanted"
     ("pronoun", "Total US casualties were 28 killed .", "en", Skip("no_candidate")),  # 'US' the country
-])
-def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expected, en_full, fr_nlp):
-    doc = en_full(text) if lang == "en" else fr_nlp(text) if lang == "fr" else None
-    result = run(type_, text, lang, doc)
-    assert (result.bad if isinstance(result, Edit) else result) == expected
+]
 
 
-@pytest.mark.parametrize("type_,text,lang,expected", [
+PERSON_AND_POLARITY = [
     ("pronoun", "His son married Mary O. Kennedy and died in 1883 .", "en", Skip("third_person_text")),
     ("pronoun", "He was survived by his wife Carol and four grandchildren .", "en", Skip("person_still_mentioned")),
     ("pronoun", "Rules that apply to national parliamentarians should govern their salary .", "en",
@@ -457,6 +453,13 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("negation", "I didn't mean to hurt you.", "en", "I meant to hurt you."),
     ("negation", "I don't know if the formula is related to the organisation.", "en", Skip("know_if")),
     ("negation", "I don't know why I said that.", "en", "I know why I said that."),
+    ("negation", "I-I don't know what came over me.", "en", Skip("negative_only_phrase")),
+    ("negation", "I can't wait to see the garden.", "en", Skip("negative_only_phrase")),
+    ("negation", "I didn't see what came next.", "en", "I saw what came next."),
+    ("number", "There's a first time for everything.", "en", Skip("no_candidate")),
+    ("number", "It was the first time he had played there.", "en", "It was the second time he had played there."),
+    ("antonym", "En man med hög hatt rider på en häst.", "sv", Skip("no_candidate")),  # a top hat
+    ("antonym", "En man på en hög stege.", "sv", "En man på en låg stege."),
     ("pronoun", "What'd you want from him?", "en", "What'd you want from me?"),  # a line said to 'you' has a speaker
     ("pronoun", "I'm going to go and talk to her.", "en", Skip("reflexive_needed")),  # not 'I'm ... talk to me'
     ("pronoun", "Jag håller med de tidigare kommentarerna.", "sv", "Han håller med de tidigare kommentarerna."),
@@ -501,9 +504,12 @@ def test_numbers_units_tense_and_gender_stay_plausible(type_, text, lang, expect
     ("negation", "Il y a un lac près de Beddgelert.", "fr", Skip("clitic_before_verb")),
     ("negation", "Llyn Dinas est un lac près de Beddgelert.", "fr", Skip("no_finite_verb")),  # no copula
     ("negation", "Podkriváň is a village in the district of Detva .", "en", Skip("copular_statement")),
-])
-def test_pronouns_change_person_only_where_it_fits_and_no_copula_is_negated(type_, text, lang, expected, en_full,
-                                                                            fr_nlp):
+]
+
+
+@pytest.mark.parametrize("type_,text,lang,expected", PLAUSIBLE + PERSON_AND_POLARITY)
+def test_edits_stay_plausible_change_person_where_it_fits_and_negate_no_copula(type_, text, lang, expected,
+                                                                              en_full, fr_nlp):
     doc = en_full(text) if lang == "en" else fr_nlp(text) if lang == "fr" else None
     result = run(type_, text, lang, doc)
     assert (result.bad if isinstance(result, Edit) else result) == expected
@@ -747,13 +753,16 @@ def test_classifying_and_modal_adjectives_are_never_added():
     assert {w for words in table["pre"].values() for w in words} == {"kleine"}
 
 
-def test_quantity_nouns_get_no_modifier():
+def test_quantity_nouns_and_measured_spans_get_no_modifier():
     from tasks.edits.modifiers import attested, insertions
 
     table = attested(["Ett inspirerande par saker.", "Ett inspirerande par saker.", "Ett inspirerande tal.",
                       "Ett inspirerande tal."], "sv")
     assert [o[3] for o in insertions("Ett par saker att tänka på:", "sv", table)] == []
     assert [o[3] for o in insertions("Ett tal att tänka på:", "sv", table)] == ["inspirerande"]
+    table = attested(["En molnig dag.", "En molnig dag."], "sv")
+    assert insertions("Utfrågningen kom en dag efter att Pentagon pekat ut en officer.", "sv", table) == []
+    assert [o[3] for o in insertions("Utfrågningen kom en dag i maj.", "sv", table)] == ["molnig"]
 
 
 def test_no_modifier_repeats_a_verb_or_splits_a_numeral_from_its_conjunction():

@@ -92,6 +92,12 @@ GROUP_OF = re.compile(r"\b(?:one|some|many|among|l'une?|l’une?|parmi|einer|ein
 # or ranks one of two halves ('der dritten Hälfte des ersten Jahrhunderts' was judged a giveaway)
 FIXED_ORDINAL_HEAD = {"world", "countries", "country", "party", "parties", "estate", "way", "column", "welt",
                       "monde", "världen", "land", "länder", "half", "hälfte", "moitié", "halvan", "halva"}
+# a number word inside these is no count or rank ("There's a second time for everything" was judged a giveaway)
+NUMBER_IDIOM = re.compile(r"\b(?:first time for everything|first things first|first and foremost|first of all"
+                          r"|at first sight|in the first place|second to none|second nature|second thoughts?"
+                          r"|second[- ]hand|second fiddle|second wind|premier abord|en premier lieu|premier venu"
+                          r"|seconde main|(?:aus )?(?:erster|zweiter) (?:Hand|Linie)|erste Hilfe"
+                          r"|första hjälpen|i första hand|(?:i )?andra hand)\b", re.IGNORECASE)
 DEFINITE_PLURAL = {"the", "les", "die", "de", "these", "ces", "diese", "dessa"}
 NUMBER_WORDS = {w for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("numbers", lang) for w in pair}
 CARDINALS = {w for w in NUMBER_WORDS if " " not in w and not ORDINAL.fullmatch(w)}
@@ -151,8 +157,8 @@ def numbers_may_add_up(text: str, lang: str) -> bool:
 
 def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     """A number word a change keeps plausible: read as a number or adjective (with a Doc), not a count of a
-    list, not before another number, not a rank in a group or series, not a fixed phrase ('third countries'), not a
-    count standing for its noun."""
+    list, not before another number, not a rank in a group or series, not a fixed phrase ('third countries', 'a
+    first time for everything'), not a count standing for its noun."""
     token = _token_at(doc, m.start()) if doc is not None else None
     following = re.match(r"\W*(\w+)", text[m.end():])
     before_number = following is not None and (following.group(1).isdigit()
@@ -165,8 +171,9 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     previous = re.search(r"(\w+)\s+$", text[:m.start()])
     pronominal = (token is not None and previous is not None and previous.group(1).lower() in DEFINITE_PLURAL
                   and (token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "ADJ", "PROPN")))
-    return not _counts_a_list(text, m) and not before_number and not ranked and not fixed and not pronominal and (
-        token is None or token.pos_ in ("NUM", "ADJ", "DET"))
+    idiom = any(i.start() <= m.start() < i.end() for i in NUMBER_IDIOM.finditer(text))
+    return (not _counts_a_list(text, m) and not before_number and not ranked and not fixed and not pronominal
+            and not idiom and (token is None or token.pos_ in ("NUM", "ADJ", "DET")))
 
 
 def number(text: str, ctx: Context) -> Edit | Skip:
@@ -619,8 +626,10 @@ ANTONYM_FIXED = {"en": {"longer": {"no", "any"}, "less": {"more", "or"}, "more":
 # 'ne' and 'plus' ("n'est plus", "n'en a plus").
 ANTONYM_FIXED_WINDOW = {"fr": 3}
 # a word before these is no antonym use ('best known' -> 'worst known', 'besser bekannt als')
-ANTONYM_FIXED_NEXT = {"en": {"known"}, "de": {"bekannt"}, "fr": {"connu", "connue", "connus", "connues"},
-                      "sv": {"känd", "kända", "känt"}}
+# or part of a compound ('high school', 'hög hatt': a top hat; 'En man med låg hatt' was judged a giveaway)
+ANTONYM_FIXED_NEXT = {"en": {"known", "school", "heels"}, "de": {"bekannt", "schule"},
+                      "fr": {"connu", "connue", "connus", "connues", "couture"},
+                      "sv": {"känd", "kända", "känt", "hatt", "klackar"}}
 
 
 def in_name(text: str, m: re.Match, ctx: Context) -> bool:

@@ -64,6 +64,14 @@ NOUN_STOP = {
            "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
     "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
+# A unit of time before 'after'/'before' measures a span ('en dag efter att', 'a day after'): a modifier breaks the
+# measure ('en molnig dag efter att' was judged a giveaway and no longer fluent).
+TIME_UNITS = {"en": {"day", "week", "month", "year", "hour", "minute", "decade"},
+              "fr": {"jour", "semaine", "mois", "an", "année", "heure", "minute"},
+              "de": {"tag", "woche", "monat", "jahr", "stunde", "minute"},
+              "sv": {"dag", "vecka", "månad", "år", "timme", "minut"}}
+MEASURED_SPAN = re.compile(r"\s+(?:after|before|later|earlier|ago|après|avant|plus tard|nach|vor|später|früher|efter"
+                           r"|före|senare|tidigare|innan)\b", re.IGNORECASE)
 KIND_OF = re.compile(r"\b(?:kind|sort|type)\s+of\s+$", re.IGNORECASE)  # 'What kind of a simple question is that?'
 # Lower-case words after a determiner that are no noun: 'en eller båda pojkarna' ('one or both') took 'en obruten
 # eller båda' (built into the Swedish test split).
@@ -156,8 +164,8 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
     """Every attested (position, determiner, noun, modifier) for ``text``: "pre" between the two, "post" after
     the noun; never a word the text or its same-language ``source`` already has (a paraphrase's source
     saying 'a young man' makes 'young' no hallucination) or whose first STEM letters start one of their words,
-    nor a noun of a set phrase ('the current one'), a function word (FUNCTION_WORDS), a noun after 'kind of' or
-    a noun a name follows.
+    nor a noun of a set phrase ('the current one'), a function word (FUNCTION_WORDS), a noun after 'kind of',
+    a noun a name follows or a unit of time measuring a span ('a day after').
     ``exclude`` (attested() of the item's own sentences) is taken off the counts: an item never attests its
     own modifier."""
     if not table:
@@ -173,6 +181,8 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
             continue
         if c is not None and _joined(text, b, c) and c.group(0)[:1].isupper():
             continue  # a noun naming what follows ('der Provinz Shirak'): a modifier may contradict the name
+        if b.group(0).lower() in TIME_UNITS.get(lang, ()) and MEASURED_SPAN.match(text, b.end()):
+            continue
         key = f"{_det(a.group(0))} {b.group(0)}"
         compound = c is not None and (c.group(0).lower() in ("de", "du", "des")  # 'ligne de flottaison'
                                       or c.group(0).lower().startswith(("d'", "d’")))

@@ -86,4 +86,3 @@ def _spoken_to(new_person: int, others: list[str], lang: str) -> bool:
     want from him?' -> 'from me?'), so pronoun edits run both ways in dialogue, not only me -> him, which a
     hypothesis-only language model spots by the rarer word alone."""
     return new_person == 1 and any(person(w, lang) == 2 for w in others)
-

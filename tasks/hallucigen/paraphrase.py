@@ -37,6 +37,9 @@ def published_sources(path: Path) -> set[str]:
 
 
 SHROOM_LABELS = ("Hallucination", "Not Hallucination")
+# A Swedish side that opens on a cause the other lacks says more ('Det var jag som tvingade honom till det.' ->
+# 'För att jag var den som tvingade honom.': judged unfaithful twice on the blind review).
+CAUSE_OPENING = re.compile(r"^\W*(?:för att|eftersom|därför)\b", re.IGNORECASE)
 
 
 def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dict]], dict]:
@@ -210,8 +213,14 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[
     return pairs, tallies, texts
 
 
+def swedish_side_adds(source: str, good: str, max_added: float) -> bool:
+    """``one_side_adds``, or an opening cause only one side has (``CAUSE_OPENING``)."""
+    return one_side_adds(source, good, max_added) or bool(CAUSE_OPENING.match(source)) != bool(
+        CAUSE_OPENING.match(good))
+
+
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
-    """Swedish top-similarity pairs, unique by source, that neither side says more in (``one_side_adds``)
+    """Swedish top-similarity pairs, unique by source, that neither side says more in (``swedish_side_adds``)
     and whose encoder similarity is at least ``min_encoder_similarity['sv']``, perturbed with every type."""
     pairs, tallies, texts = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
@@ -219,7 +228,7 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
     for p in pairs:
         if p["source"] not in seen and p["source"] != p["good"]:
             seen.add(p["source"])
-            if one_side_adds(p["source"], p["good"], params["max_added_content_sv"]):
+            if swedish_side_adds(p["source"], p["good"], params["max_added_content_sv"]):
                 adds += 1  # not a faithful pair: one side says more
                 continue
             unique.append(p)

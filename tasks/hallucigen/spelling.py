@@ -2,12 +2,12 @@
 from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
 number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
 '1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
-('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut établit'). Garbled text: a doubled word
-('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a quote never closed ('the
-series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full stop ("d'E.l.f. .") or
-comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation that opens in lower
-case where its source does not. Either side of the example would carry it, and annotators reject it as not fluent
-or not faithful."""
+('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut établit'); in English, an article the next
+word refuses ('an unique'). Garbled text: a doubled word ('David David Godwin', 'the music hall hall'), a label
+without its word ('(: 2614)'), a quote never closed ('the series `` , while') or opened where one is open ("''
+Most Talented ``"), a doubled full stop ("d'E.l.f. .") or comma ('Alaja,,'), a spaced apostrophe or a stray mark
+after a closing quote. A translation that opens in lower case where its source does not. Either side of the
+example would carry it, and annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -21,6 +21,9 @@ WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{4,}(?![\w'’-])")
 # établit', 'il a fournit')
 BARE_ELISION = re.compile(r"(?<![\w'’.-])(?:d|l|qu|j|n|s|c|m|t) (?=[^\W\d_])")
 FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b|(?<!\bau )\bfur\b")
+# English: an article its next word's sound refuses ('an unique', 'a apple')
+EN_ARTICLE_SLIP = re.compile(r"\b[Aa]n (?:uni(?:que|t|on|vers|form|corn|lateral|f)|use|usu|uti|[Ee]u)\w*"
+                             r"|\b[Aa] (?![Ee]u)[aeiAEI]\w+")  # 'an unimportant' is right
 FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
                           r"(\w{5,}it)\b")
 DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]{2,})\s+\1(?![\w'’-])", re.IGNORECASE)
@@ -57,6 +60,8 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
         present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if _zipf(m.group(1)[:-1], lang) >= 2.5), None)
         if present:
             return present
+    if lang == "en" and EN_ARTICLE_SLIP.search(text):
+        return EN_ARTICLE_SLIP.search(text).group(0)
     copied = {w.lower() for w in re.findall(r"\w+", source)}
     slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang)
     if slip:
@@ -91,11 +96,13 @@ def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
 
 def garbled(text: str) -> str | None:
     """A doubled word (not a grammatical one: 'die die', 'had had'), a label without its word, an unclosed quote
-    (more '``' than "''", or an odd number of '"' where no '„' opens a German quote), a '``' where a quote is open,
-    a doubled full stop or comma, a spaced apostrophe ('prosecutor ’ s') or a quote mark after a closing one."""
+    (more '``' than "''", or an odd number of '"' or of both where no '„' opens a German quote), a '``' where a
+    quote is open, a doubled full stop or comma, a spaced apostrophe ('prosecutor ’ s') or a quote mark after a
+    closing one."""
     doubled = next((m.group(0) for m in DOUBLED.finditer(text) if m.group(1).lower() not in FINE_DOUBLES), None)
     empty = EMPTY_LABEL.search(text)
-    unclosed = text.count("``") > text.count("''") or (text.count('"') % 2 == 1 and "„" not in text)
+    marks = text.count("``") + text.count("''")  # a lone "''" opens no quote it closes ("as '' has a very")
+    unclosed = text.count("``") > text.count("''") or ((marks % 2 or text.count('"') % 2) and "„" not in text)
     flaws = [doubled, empty.group(0) if empty else None, "unclosed_quote" if unclosed else None,
              "reversed_quote" if _reversed_quote(text) else None, "doubled_stop" if DOUBLED_STOP.search(text) else None,
              "stray_mark" if STRAY_MARK.search(text) else None]
