@@ -181,6 +181,10 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
      "Aruvikkkara"),  # a name copied with a slip
     ("Le second éditeur est Hervert Wessels.", "The second editor is Herbert Wessels .", "fr", "Hervert"),
     ("L'année la plus sèche fut 19776.", "The driest year was 1976 .", "fr", "19776"),
+    ("McMillanpassa deux ans à Tidworth.", "McMillan spent two years at Tidworth .", "fr",
+     "McMillanpassa"),  # a name glued to the next word
+    ("McMillan passa deux ans à Tidworth.", "McMillan spent two years at Tidworth .", "fr", None),
+    ("Es gibt eine Insel vor der Baffininsel.", "There is an island off Baffin Island .", "de", None),  # a compound
     ("Die Jats leben im Osten Haryanas.", "The Jats live in eastern Haryana .", "de",
      None),  # a genitive
     ("Il fut dissous dans les années 1240.", "It was dissolved in the 1240s .", "fr", None),
@@ -229,6 +233,14 @@ def test_a_translation_opening_in_lower_case_is_a_flaw_only_where_its_source_ope
     assert lower_start("le Parc national de Petkeljärvi est un parc national.", "Petkeljärvi National Park is a park .")
     assert not lower_start("Le Parc national de Petkeljärvi est un parc national.", "Petkeljärvi National Park .")
     assert not lower_start("eBay a été fondé en 1995.", "eBay was founded in 1995 .")
+
+
+def test_a_translation_ending_on_a_colon_its_source_does_not_end_on_is_cut_off():
+    from tasks.hallucigen.spelling import colon_end
+
+    assert colon_end("It was under the administration of modern Zhoukou in eastern Henan :", "Il était sous Zhoukou.")
+    assert not colon_end("It was under the administration of Zhoukou :", "Il était sous l'administration de :")
+    assert not colon_end("It was under the administration of Zhoukou .", "Il était sous Zhoukou.")
 
 
 @pytest.mark.parametrize("english,expected", [

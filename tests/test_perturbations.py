@@ -458,6 +458,21 @@ PERSON_AND_POLARITY = [
     ("negation", "I didn't see what came next.", "en", "I saw what came next."),
     ("number", "There's a first time for everything.", "en", Skip("no_candidate")),
     ("number", "It was the first time he had played there.", "en", "It was the second time he had played there."),
+    ("number", "Medan vissa andra delar av Afrika har använts som baser, var Malawi lugnt.", "sv",
+     Skip("no_candidate")),  # 'andra': 'other', no rank
+    ("number", "Han vann för andra gången i rad.", "sv", "Han vann för tredje gången i rad."),
+    ("number", "He was the second son of William Harris, his elder brother Christopher was MP for Okehampton.", "en",
+     Skip("no_candidate")),  # 'the first son' would contradict 'his elder brother'
+    ("number", "He was the second son of William Harris and was MP for Okehampton.", "en",
+     "He was the third son of William Harris and was MP for Okehampton."),
+    ("number", "Ses deux filles sont mortes avant lui, à Tosca en 1976 et à Janear en 1981.", "fr",
+     Skip("no_candidate")),  # one place for each daughter
+    ("number", "Ses deux filles sont mortes avant lui, à Tosca en 1976.", "fr",
+     "Ses trois filles sont mortes avant lui, à Tosca en 1976."),
+    ("number", "The Audi V8 competed with the lighter Mercedes 190 that year .", "en",
+     Skip("no_candidate")),  # a model's name, not a count
+    ("number", "The Audi V8 competed with 190 lighter cars that year .", "en",
+     "The Audi V8 competed with 180 lighter cars that year ."),
     ("antonym", "En man med hög hatt rider på en häst.", "sv", Skip("no_candidate")),  # a top hat
     ("antonym", "En man på en hög stege.", "sv", "En man på en låg stege."),
     ("pronoun", "What'd you want from him?", "en", "What'd you want from me?"),  # a line said to 'you' has a speaker
@@ -518,7 +533,9 @@ def test_edits_stay_plausible_change_person_where_it_fits_and_negate_no_copula(t
 CORPUS = {
     "en": ["He lives with her elder brother in Leeds .", "She met her elder brother there .",
            "It was an old tributary .", "It is an old tributary of the Ouse .", "At the exact time of his death .",
-           "At the exact time of the fire .", "The ancient town Ripon lies north .", "The ancient town Ripon is old ."],
+           "At the exact time of the fire .", "The ancient town Ripon lies north .", "The ancient town Ripon is old .",
+           "Just tell them the honest truth .", "It is the honest truth .", "Give the honest answer .",
+           "It was the honest answer ."],
     "fr": ["Il vit avec son jeune frère.", "Elle est une moyenne faible.", "C'est une moyenne faible.",
            "Il joue une moyenne passa.", "la ville voisine Nice",
            "Il aime la musique religieuse.", "Elle joue la musique religieuse."],
@@ -533,6 +550,8 @@ CORPUS = {
     ("The Nidd is a tributary of the Ouse .", "en", "The Nidd is an old tributary of the Ouse ."),
     ("At the time of his death he was 40 .", "en", Skip("no_attested_modifier")),  # a set phrase
     ("The town Ripon lies north .", "en", Skip("no_attested_modifier")),  # a name follows the noun
+    ("Tell them the truth .", "en", Skip("no_attested_modifier")),  # 'the honest truth' adds nothing
+    ("Give me the answer now .", "en", "Give me the honest answer now ."),
     ("Il a vécu trois ans avec son frère.", "fr", "Il a vécu trois ans avec son jeune frère."),
     ("Il a obtenu une moyenne en 2012.", "fr", "Il a obtenu une moyenne faible en 2012."),
     ("Il joue la musique le soir.", "fr", "Il joue la musique religieuse le soir."),
@@ -702,7 +721,11 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
     ("number", "`` 2 '' Benjamin Hough was married by Stephen Ford , Justice of Peace .", "en", [], {},
      Skip("no_candidate")),
     ("number", "This was the third of three hotels built in the district .", "en", [], {},
-     "This was the third of four hotels built in the district ."),  # never 'the fourth of three'
+     Skip("no_candidate")),  # never 'the fourth of three' nor 'the third of two'
+    ("number", "C'était le troisième des trois hôtels construits dans le quartier.", "fr", [], {},
+     Skip("no_candidate")),  # never 'le deuxième des trois' nor 'le troisième des deux'
+    ("number", "C'était le troisième des hôtels construits dans le quartier.", "fr", [], {},
+     "C'était le quatrième des hôtels construits dans le quartier."),
     ("number", "The fault lies with the crises in the third world .", "en", [], {}, Skip("no_candidate")),
     ("number", "Jobs for nationals of third countries come first .", "en", [], {}, Skip("no_candidate")),
     ("number", "Das Gebäude stammt aus der zweiten Hälfte des Jahrhunderts.", "de", [], {}, Skip("no_candidate")),

@@ -78,9 +78,11 @@ def _is_day(text: str, m: re.Match, lang: str) -> bool:
 DECADE_WORDS = {"années", "jahre", "talet", "years"}
 INDEFINITE = r"(?:a|an|une?|ein|eine|einen|einem|einer|en|ett)"
 # named items ('Anne and Eve', quoted titles: "`` Wendell Scott '' and `` Herschel ''") or items with an
-# indefinite article ('a girl , Jahnavi ( born 2001 ) and a boy')
+# indefinite article ('a girl , Jahnavi ( born 2001 ) and a boy') or places each with its preposition ('Ses deux
+# filles sont mortes ..., à Tosca en 1976 et à Janear en 1981': 'trois filles' was judged a giveaway)
 ENUMERATION = re.compile(r":|[A-ZÀ-Þ][\w'-]*\s*(?:''|\"|”|»)?\s+(?:and|et|und|och|&)\s+(?:``|\"|“|«)?\s*[A-ZÀ-Þ]"
-                         rf"|,\s*{INDEFINITE}\s+\w+[^.;]{{0,80}}?\s(?:and|et|und|och)\s+{INDEFINITE}\s+\w+")
+                         rf"|,\s*{INDEFINITE}\s+\w+[^.;]{{0,80}}?\s(?:and|et|und|och)\s+{INDEFINITE}\s+\w+"
+                         r"|\b(à|in|at|im|i)\s+[A-ZÀ-Þ][^.;]{0,60}?\s(?:and|et|und|och)\s+\1\s+[A-ZÀ-Þ]")
 ORDINAL = re.compile(r"first|second|third|\w+th|premier|première|seconde?|\w+ième|erste\w?"
                      r"|(?:zwei|drit|vier|fünf|sechs|sieb|ach|neun|zehn)\w*te[nmrs]?"
                      r"|första|andra|tredje|fjärde|femte|sjätte|sjunde|åttonde|nionde|tionde", re.IGNORECASE)
@@ -98,6 +100,18 @@ NUMBER_IDIOM = re.compile(r"\b(?:first time for everything|first things first|fi
                           r"|second[- ]hand|second fiddle|second wind|premier abord|en premier lieu|premier venu"
                           r"|seconde main|(?:aus )?(?:erster|zweiter) (?:Hand|Linie)|erste Hilfe"
                           r"|första hjälpen|i första hand|(?:i )?andra hand)\b", re.IGNORECASE)
+# Swedish 'andra' is also 'other' ('vissa andra delar' -> 'vissa tredje delar' is no rank): a rank only before
+# a head that takes one
+SECOND_NOT_OTHER = re.compile(r"andra\s+(?:gången|gång|världskriget|platsen|plats|dagen|året|veckan|kvartalet"
+                              r"|omgången|säsongen|halvleken|raden|våningen|upplagan)\b", re.IGNORECASE)
+# a birth or marriage rank beside a sibling's age ('the second son ..., his elder brother' -> 'the first son' was
+# judged a giveaway): the new rank may contradict it
+FAMILY_RANK = re.compile(r"\s+(?:son|sons|daughter|child|wife|husband|marriage|fils|fille|enfant|femme|épouse|mari"
+                         r"|mariage|sohn|tochter|kind|ehe|ehefrau|frau|dotter|barn|fru|hustru|äktenskap)\b",
+                         re.IGNORECASE)
+SIBLING_AGE = re.compile(r"\b(?:elder|older|younger|eldest|oldest|youngest|half-(?:brother|sister)|aînée?s?"
+                         r"|cadett?e?s?|demi-(?:frère|sœur)|(?:älter|ältest|jünger|jüngst)\w*"
+                         r"|halb(?:bruder|schwester)|äldre|yngre|äldsta|yngsta|halv(?:bror|syster))\b", re.IGNORECASE)
 DEFINITE_PLURAL = {"the", "les", "die", "de", "these", "ces", "diese", "dessa"}
 NUMBER_WORDS = {w for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("numbers", lang) for w in pair}
 CARDINALS = {w for w in NUMBER_WORDS if " " not in w and not ORDINAL.fullmatch(w)}
@@ -119,6 +133,21 @@ def _is_decade_or_score(text: str, m: re.Match) -> bool:
 
 ERA = re.compile(r"\s*(?:(?:BC|BCE|AD|CE)\b|B\.C\.|A\.D\.|av\. ?J\.|apr\. ?J\.|v\. ?Chr\.|n\. ?Chr\."
                  r"|f\. ?Kr\.|e\. ?Kr\.)")
+
+
+MEASURE = {w.lower() for lang in ("en", "fr", "de", "sv") for pair in lexicons.rows("units", lang) for w in pair} | {
+    "%", "years", "months", "days", "hours", "minutes", "ans", "mois", "jours", "heures", "jahre", "jahren", "monate",
+    "tage", "stunden", "minuten", "år", "månader", "dagar", "timmar", "minuter", "percent", "prozent", "procent"}
+
+
+def _names_a_model(text: str, m: re.Match, lang: str) -> bool:
+    """A number right after a name inside the sentence ('Mercedes 190', 'Opel Omega 3000', 'Apollo 11'): part of a
+    name or designation ('Mercedes 180' was judged no number edit), not a count. Not a measure ('mit seinem Bruder
+    25 km'), a day after its month, nor after a word opening a sentence ('Over 40 people')."""
+    before = re.search(r"(?<=[^\s.!?:;])\s+([A-ZÀ-ÞÅÄÖ][\w-]*)\s+$", text[:m.start()])
+    after = re.match(r"\s*(%|[^\W\d_]+)", text[m.end():])
+    return (before is not None and not lexicons.pattern("months", lang).fullmatch(before.group(1))
+            and (after is None or after.group(1).lower() not in MEASURE))
 
 
 def _is_era_year_or_placeholder(text: str, m: re.Match) -> bool:
@@ -157,13 +186,15 @@ def numbers_may_add_up(text: str, lang: str) -> bool:
 
 def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     """A number word a change keeps plausible: read as a number or adjective (with a Doc), not a count of a
-    list, not before another number, not a rank in a group or series, not a fixed phrase ('third countries', 'a
-    first time for everything'), not a count standing for its noun."""
+    list, not before another number, not a rank in a group or series nor the size of that series ('le troisième
+    des deux' contradicts itself), not a fixed phrase ('third countries', 'a first time for everything'), not a
+    count standing for its noun, not Swedish 'andra' read as 'other', not a birth or marriage rank beside a
+    sibling's age."""
     token = _token_at(doc, m.start()) if doc is not None else None
     following = re.match(r"\W*(\w+)", text[m.end():])
     before_number = following is not None and (following.group(1).isdigit()
                                                or following.group(1).lower() in NUMBER_WORDS)
-    of_count = re.match(r"\s+(?:of|de|von|av)\s+(\w+)", text[m.end():])
+    of_count = re.match(r"\s+(?:of|de|des|von|der|av)\s+(\w+)", text[m.end():])
     ranked = ORDINAL.fullmatch(m.group(0)) and (GROUP_OF.search(text[:m.start()]) or of_count is not None and (
         of_count.group(1).isdigit() or of_count.group(1).lower() in CARDINALS))
     fixed = (ORDINAL.fullmatch(m.group(0)) and following is not None
@@ -172,24 +203,31 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     pronominal = (token is not None and previous is not None and previous.group(1).lower() in DEFINITE_PLURAL
                   and (token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "ADJ", "PROPN")))
     idiom = any(i.start() <= m.start() < i.end() for i in NUMBER_IDIOM.finditer(text))
+    series = re.search(r"(\w+)\s+(?:of|de|des|von|der|av)\s+$", text[:m.start()])  # 'the third of three'
+    series_size = series is not None and ORDINAL.fullmatch(series.group(1)) is not None
+    other = m.group(0).lower() == "andra" and not SECOND_NOT_OTHER.match(text, m.start())
+    birth_order = (ORDINAL.fullmatch(m.group(0)) and FAMILY_RANK.match(text, m.end()) is not None
+                   and SIBLING_AGE.search(text) is not None)
     return (not _counts_a_list(text, m) and not before_number and not ranked and not fixed and not pronominal
-            and not idiom and (token is None or token.pos_ in ("NUM", "ADJ", "DET")))
+            and not idiom and not series_size and not other and not birth_order
+            and (token is None or token.pos_ in ("NUM", "ADJ", "DET")))
 
 
 def number(text: str, ctx: Context) -> Edit | Skip:
     """Change a number (not a year, a day of the month, a decade, a score, list numbering, one of a run of
-    numbers, a count of the things named after it, or 1, whose noun is singular), up or down at random, keeping its
-    digit count, separators and roundness (20 -> 30, 500 -> 300) and never making it 1; else a number word, to a
-    value listed for it (with a Doc, one read as a number or adjective, not 'first' the adverb, nor a word before
-    another number: 'the first three hotels', nor a rank in a group or series: 'one of the first', 'the third of
-    three', nor a fixed phrase: 'third countries', nor a count standing for its noun: 'les deux ont').
+    numbers, a count of the things named after it, part of a name ('Mercedes 190'), or 1, whose noun is
+    singular), up or down at random, keeping its digit count, separators and roundness (20 -> 30, 500 -> 300)
+    and never making it 1; else a number word, to a value listed for it (with a Doc, one read as a number or
+    adjective, not 'first' the adverb, nor a word before another number: 'the first three hotels', nor a rank in
+    a group or series: 'one of the first', 'the third of three', nor a fixed phrase: 'third countries', nor a
+    count standing for its noun: 'les deux ont').
     Never where numbers may add up."""
     if numbers_may_add_up(text, ctx.lang):
         return Skip("numbers_may_add_up")
     matches = [m for m in NUMBER.finditer(text) if not YEAR.fullmatch(m.group(0)) and not _is_list_number(text, m)
                and not _is_day(text, m, ctx.lang) and not _is_decade_or_score(text, m)
                and not _counts_a_list(text, m) and m.group(0) != "1" and not _is_era_year_or_placeholder(text, m)
-               and not _in_number_sequence(text, m)]
+               and not _in_number_sequence(text, m) and not _names_a_model(text, m, ctx.lang)]
     if not matches:
         return swap_match(text, lexicons.pattern("numbers", ctx.lang), lexicons.options("numbers", ctx.lang),
                           "number", ctx.rng, keep=lambda m: _number_word_fits(text, m, ctx.doc))

@@ -64,6 +64,14 @@ NOUN_STOP = {
            "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
     "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
+# A modifier its noun already implies adds nothing ('the honest truth' was judged no hallucination).
+PLEONASM = {"en": {("honest", "truth"), ("plain", "truth"), ("true", "fact"), ("true", "facts"), ("free", "gift"),
+                   ("end", "result"), ("final", "outcome"), ("past", "history"), ("general", "consensus"),
+                   ("added", "bonus"), ("close", "proximity"), ("unexpected", "surprise"), ("new", "innovation"),
+                   ("basic", "fundamentals"), ("personal", "opinion"), ("dead", "corpse")},
+            "fr": {("vraie", "vérité"), ("pure", "vérité")},
+            "de": {("wahre", "Wahrheit"), ("reine", "Wahrheit")},
+            "sv": {("sanna", "sanningen"), ("rena", "sanningen")}}
 # A unit of time before 'after'/'before' measures a span ('en dag efter att', 'a day after'): a modifier breaks the
 # measure ('en molnig dag efter att' was judged a giveaway and no longer fluent).
 TIME_UNITS = {"en": {"day", "week", "month", "year", "hour", "minute", "decade"},
@@ -165,7 +173,7 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
     the noun; never a word the text or its same-language ``source`` already has (a paraphrase's source
     saying 'a young man' makes 'young' no hallucination) or whose first STEM letters start one of their words,
     nor a noun of a set phrase ('the current one'), a function word (FUNCTION_WORDS), a noun after 'kind of',
-    a noun a name follows or a unit of time measuring a span ('a day after').
+    a noun a name follows or a unit of time measuring a span ('a day after'), nor one its noun implies (PLEONASM).
     ``exclude`` (attested() of the item's own sentences) is taken off the counts: an item never attests its
     own modifier."""
     if not table:
@@ -192,6 +200,7 @@ def insertions(text: str, lang: str, table: dict, source: str = "", exclude: dic
                 n -= own.get(word, 0)
                 least = max(2, MIN_COUNT.get(lang, 1)) if position == "post" else MIN_COUNT.get(lang, 1)
                 if (n >= least and word.lower() not in present and word.lower()[:STEM] not in stems
-                        and b.group(0) not in NOUN_STOP.get(lang, ())):
+                        and b.group(0) not in NOUN_STOP.get(lang, ())
+                        and (word.lower(), b.group(0)) not in PLEONASM.get(lang, ())):
                     options.append((position, a, b, word))
     return options

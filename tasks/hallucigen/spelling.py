@@ -1,13 +1,14 @@
 """Misspelt words of a faithful hypothesis: a word no frequency list of its language knows, one letter away
 from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
 number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
-'1976'); in French, an elided article without its apostrophe ('la fermeture d Disney'), a misspelt auxiliary
-('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut établit'); in English, an article the next
-word refuses ('an unique'). Garbled text: a doubled word ('David David Godwin', 'the music hall hall'), a label
-without its word ('(: 2614)'), a quote never closed ('the series `` , while') or opened where one is open ("''
-Most Talented ``"), a doubled full stop ("d'E.l.f. .") or comma ('Alaja,,'), a spaced apostrophe or a stray mark
-after a closing quote. A translation that opens in lower case where its source does not. Either side of the
-example would carry it, and annotators reject it as not fluent or not faithful."""
+'1976') or glued to the next word ('McMillanpassa'); in French, an elided article without its apostrophe ('la
+fermeture d Disney'), a misspelt auxiliary ('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut
+établit'); in English, an article the next word refuses ('an unique'). Garbled text: a doubled word ('David David
+Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a quote never closed ('the series `` ,
+while') or opened where one is open ("'' Most Talented ``"), a doubled full stop ("d'E.l.f. .") or comma
+('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation that opens in lower case
+or ends on a colon where its source does not. Either side of the example would carry it, and annotators reject
+it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -60,10 +61,10 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
         present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if _zipf(m.group(1)[:-1], lang) >= 2.5), None)
         if present:
             return present
-    if lang == "en" and EN_ARTICLE_SLIP.search(text):
-        return EN_ARTICLE_SLIP.search(text).group(0)
+    if lang == "en" and (article := EN_ARTICLE_SLIP.search(text)):
+        return article.group(0)
     copied = {w.lower() for w in re.findall(r"\w+", source)}
-    slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang)
+    slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang) or _glued_name(text, source, lang)
     if slip:
         return slip
     for word in WORD.findall(text):
@@ -90,6 +91,24 @@ def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
         for near in _one_letter_away(low) & copied:
             if near.isdigit() == low.isdigit() and _bare(near) != _bare(low) and low not in {near + "s", near + "n",
                                                                                               near + "e"}:
+                return word
+    return None
+
+
+def _glued_name(text: str, source: str, lang: str) -> str | None:
+    """A word of ``text`` its language does not know nor the source has: a capitalised word of six letters or more
+    of the source glued to a common word of the language ('McMillanpassa deux ans'). Not German, which writes a
+    name and a noun as one word ('Baffininsel')."""
+    if lang == "de":
+        return None
+    words = set(re.findall(r"\w+", source))
+    names = {w for w in words if len(w) >= 6 and w[:1].isupper()}
+    for word in re.findall(r"\w{9,}", text):
+        if word in words or _zipf(word, lang) > 0:
+            continue
+        for name in names:
+            rest = word[len(name):]
+            if word.startswith(name) and len(rest) >= 3 and rest.islower() and _zipf(rest, lang) >= COMMON:
                 return word
     return None
 
@@ -122,3 +141,9 @@ def _reversed_quote(text: str) -> bool:
 def lower_start(text: str, source: str) -> bool:
     """``text`` opens in lower case where its source opens in upper case ('le Parc national de Petkeljärvi est')."""
     return text[:1].islower() and source[:1].isupper()
+
+
+def colon_end(text: str, source: str) -> bool:
+    """``text`` ends on a colon where its source ends its sentence ('... in eastern Henan :' for '... de l'Est.'):
+    a list cut off, judged not fluent."""
+    return text.rstrip().endswith(":") and not source.rstrip().endswith(":")

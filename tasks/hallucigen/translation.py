@@ -32,7 +32,7 @@ from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate, balance_gender_directions, edit_side, select_balanced
-from tasks.hallucigen.spelling import garbled, lower_start, misspelt
+from tasks.hallucigen.spelling import colon_end, garbled, lower_start, misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
@@ -122,7 +122,7 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     modifiers ``corpus`` sentences of the target language attest, the item's own excepted). With
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
     'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither). An item whose
-    target sentence has a misspelt word or opens in lower case, or whose source or target is garbled
+    target sentence has a misspelt word, opens in lower case or ends on a colon, or whose source or target is garbled
     (tasks/hallucigen/spelling.py), or whose pair drifts under a second encoder (``drifting_keys``), gives no
     example."""
     corpus = corpus or {}
@@ -153,7 +153,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
         own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
         flaw = ("misspelt_hyp_good" if misspelt(text, it[src_lang], tgt_lang) else "garbled_hyp_good"
                 if garbled(text) else "garbled_source" if garbled(it[src_lang]) else "lower_case_hyp_good"
-                if lower_start(text, it[src_lang]) else "drifting_translation" if it["key"] in drifting else None)
+                if lower_start(text, it[src_lang]) else "colon_end_hyp_good" if colon_end(text, it[src_lang])
+                else "drifting_translation" if it["key"] in drifting else None)
         for type_ in [t for t in TYPES if t in params["types"]]:
             if flaw is not None:
                 tallies[type_].reject(flaw)  # both hypotheses would carry it, or hyp+ would mend the source
