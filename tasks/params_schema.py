@@ -156,6 +156,7 @@ class HallucigenTranslation(Section):
     min_pair_similarity: dict[Literal["fr", "de"], Share]
     confirm_encoder: str | None = None
     min_confirm_pair_similarity: dict[Literal["fr", "de"], Share] = {}
+    min_pivot_margin: dict[Literal["fr", "de"], Annotated[float, Field(ge=-1, le=1)]] = {}
     use_aces: bool
     sizes: Sizes
     balance_tolerance: Count

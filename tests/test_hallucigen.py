@@ -179,7 +179,7 @@ def test_faithful_hyp_good_checks_both_directions():
     assert one_side_adds("Iran testar ny missil", "Iran testar ny missil: ISNA", 0.6)
     assert one_side_adds("Murray vann i London", "Murray vann Wimbledon-titeln i London", 0.6)
     assert not one_side_adds("Regeringen sänker skatten", "Regeringen sänker skatten", 0.6)
-    from tasks.hallucigen.paraphrase import swedish_side_adds
+    from tasks.hallucigen.consistency import swedish_side_adds
 
     assert swedish_side_adds("Det var jag som tvingade honom till det.", "För att jag var den som tvingade honom.", 0.6)
     assert not swedish_side_adds("Därför jag är en grottmänniska.", "För att jag är en grottmänniska!", 0.6)

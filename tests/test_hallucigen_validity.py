@@ -193,6 +193,14 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
      "an unique"),  # an article the next word refuses
     ("He will grow to a unique musical personality , an unimportant actor and a European star .", "Il deviendra .",
      "en", None),
+    ("Marshall Scott III is a superintendent since June 1 , 2017 .", "Marshall Scott III ist seit dem 1. Juni 2017 "
+     "Superintendent.", "en", "is a superintendent since June 1"),  # a present beside 'since' a date
+    ("The second editor is Herbert Wessels ( since 2009 ) .", "Le second éditeur est Herbert Wessels (depuis 2009).",
+     "en", None),
+    ("Dieser westlich Distrikt von Randallstown umfasst Woodlawn.", "This western district of Randallstown "
+     "includes Woodlawn .", "de", "westlich"),  # an adjective without its ending
+    ("Dieser westliche Distrikt von Randallstown umfasst Woodlawn.", "This western district of Randallstown "
+     "includes Woodlawn .", "de", None),
 ])
 def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     from tasks.hallucigen.spelling import misspelt
@@ -241,6 +249,40 @@ def test_a_translation_ending_on_a_colon_its_source_does_not_end_on_is_cut_off()
     assert colon_end("It was under the administration of modern Zhoukou in eastern Henan :", "Il était sous Zhoukou.")
     assert not colon_end("It was under the administration of Zhoukou :", "Il était sous l'administration de :")
     assert not colon_end("It was under the administration of Zhoukou .", "Il était sous Zhoukou.")
+
+
+@pytest.mark.parametrize("text,source,expected", [
+    ("Elle fut exécutée à 9 h 55 le 3 mai, par Albert Pierrepoint.", "She was executed at 9 : 55 am on 3 May 1947 , "
+     "by Albert Pierrepoint .", 1947),  # a year dropped
+    ("Lors des élections de 2001, Tarit Brahmachari a battu son rival.", "In the 2011 election , Tarit Brahmachari "
+     "defeated his rival .", 2001),
+    ("Dans les années 70, il resta jusqu'en 1974.", "In the 1970s he stayed until 1974 .", None),  # a decade
+    ("Die Saison 2008/2009 war die 37. Saison.", "The 2008 -- 09 season was the 37th season .", None),
+    ("Il y a 90 000 catholiques, soit seize pour cent.", "There are 90,000 Catholics , sixteen per cent .", None),
+    ("Quand Kangxi avait 16 ans, il élimina Oboi.", "When Kangxi was sixteen , he eliminated Oboi .", None),
+])
+def test_a_translation_keeps_every_large_number_of_its_source(text, source, expected):
+    from tasks.hallucigen.faithful import number_unlike_source
+
+    assert number_unlike_source(text, source) == expected
+
+
+@pytest.mark.parametrize("text,source,lang,expected", [
+    ("Die Band gründete sich, nachdem Bassist Jared Willey die Renegades verlassen hatte.",
+     "The band formed after bassist Jared Swilley left the Renegades .", "de", "Willey"),
+    ("Le critique baroque John Rushin déclara que la sculpture était morte.",
+     "The baroque critic John Ruskin declared that sculpture was dead .", "fr", "Rushin"),
+    ("Le décret du président russe Vladimir Poutine a nommé Titov.", "The decree of the Russian President Vladimir "
+     "Putin appointed Titov .", "fr", None),  # a translated name
+    ("Er machte Aufnahmen mit Billy Eckstines Band.", "He recorded with Billy Eckstine 's band .", "de",
+     None),  # a genitive
+    ("Die Band gründete sich, nachdem Bassist Jared Swilley die Renegades verlassen hatte.",
+     "The band formed after bassist Jared Swilley left the Renegades .", "de", None),
+])
+def test_a_translation_spells_the_names_of_its_source_as_the_source_does(text, source, lang, expected):
+    from tasks.hallucigen.faithful import respelt_name
+
+    assert respelt_name(text, source, lang) == expected
 
 
 @pytest.mark.parametrize("english,expected", [
@@ -339,3 +381,12 @@ def test_the_card_names_the_encoder_vectors_a_build_was_gated_on():
     line = fingerprint_lines(prints)[1]
     assert f"e5: `{prints['e5']}`" in line and "differ between processor vendors" in line
     assert fingerprint_lines(None) == [] and fingerprint_lines({}) == []
+
+
+def test_a_translation_the_other_translation_agrees_with_better_is_the_odd_one():
+    from tasks.hallucigen.translation import pivot_margin
+
+    similarity = {"fr": 0.90, "de": 0.95, "fr-de": 0.92}
+    assert pivot_margin(similarity, "fr") == pytest.approx(-0.04)  # (0.90 + 0.92) / 2 - 0.95
+    assert pivot_margin(similarity, "de") == pytest.approx(0.035)  # (0.95 + 0.92) / 2 - 0.90
+    assert pivot_margin({"fr": 0.9}, "fr") is None

@@ -106,6 +106,14 @@ def test_degree_words_and_evaluations_are_no_antonyms():
     assert run("antonym", "Le village est au nord du lac.", "fr").bad == "Le village est au sud du lac."
 
 
+def test_no_antonym_repeats_a_pole_a_synonym_holds():
+    text = "Le climat est humide : 36 °C le plus élevé et 4 °C le plus bas."
+    assert run("antonym", text, "fr") == Skip("no_candidate")
+    assert run("antonym", "Le climat est humide : 4 °C le plus bas.", "fr").bad == (
+        "Le climat est humide : 4 °C le plus haut.")
+    assert run("antonym", "The highest point is elevated , the lowest flat .", "en") == Skip("no_candidate")
+
+
 def test_only_a_one_clause_sentence_gets_a_new_negation():
     assert run("negation", "Han frågade om jag hade haft tid.", "sv") == Skip("denied_in_compound_sentence")
     assert run("negation", "Le film a été coupé par Alena et produit par Andrei.", "fr") == Skip(
@@ -769,8 +777,9 @@ def test_classifying_and_modal_adjectives_are_never_added():
                       "Not the wrong idea ."], "en")
     assert {w for words in table["pre"].values() for w in words} == {"small"}
     table = attested(["C'est une moyenne variable.", "Une moyenne variable.", "Un film sonore.", "Un film sonore.",
-                      "Un film court.", "Un film court."], "fr")
-    assert {w for words in table["post"].values() for w in words} == {"court"}
+                      "Un film court.", "Un film court.", "Le régime stalinien.", "Le régime stalinien.",
+                      "La tradition réaliste.", "La tradition réaliste.", "Le maire ancien.", "Le maire ancien."], "fr")
+    assert {w for words in table["post"].values() for w in words} == {"court", "ancien"}
     table = attested(["Die politische Partei.", "Die politische Partei.", "Die kleine Partei.", "Die kleine Partei."],
                      "de")
     assert {w for words in table["pre"].values() for w in words} == {"kleine"}

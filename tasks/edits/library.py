@@ -184,6 +184,9 @@ def numbers_may_add_up(text: str, lang: str) -> bool:
             or (SUBSET.search(text) is not None and len(counted) + len(words) >= 2))
 
 
+PARTITIVE = r"(?:of|de|des|von|der|av)"  # 'the third of four', 'le premier des cinq', 'der erste von drei'
+
+
 def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     """A number word a change keeps plausible: read as a number or adjective (with a Doc), not a count of a
     list, not before another number, not a rank in a group or series nor the size of that series ('le troisième
@@ -194,7 +197,7 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     following = re.match(r"\W*(\w+)", text[m.end():])
     before_number = following is not None and (following.group(1).isdigit()
                                                or following.group(1).lower() in NUMBER_WORDS)
-    of_count = re.match(r"\s+(?:of|de|des|von|der|av)\s+(\w+)", text[m.end():])
+    of_count = re.match(rf"\s+{PARTITIVE}\s+(\w+)", text[m.end():])
     ranked = ORDINAL.fullmatch(m.group(0)) and (GROUP_OF.search(text[:m.start()]) or of_count is not None and (
         of_count.group(1).isdigit() or of_count.group(1).lower() in CARDINALS))
     fixed = (ORDINAL.fullmatch(m.group(0)) and following is not None
@@ -203,7 +206,7 @@ def _number_word_fits(text: str, m: re.Match, doc: Doc | None) -> bool:
     pronominal = (token is not None and previous is not None and previous.group(1).lower() in DEFINITE_PLURAL
                   and (token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("NOUN", "ADJ", "PROPN")))
     idiom = any(i.start() <= m.start() < i.end() for i in NUMBER_IDIOM.finditer(text))
-    series = re.search(r"(\w+)\s+(?:of|de|des|von|der|av)\s+$", text[:m.start()])  # 'the third of three'
+    series = re.search(rf"(\w+)\s+{PARTITIVE}\s+$", text[:m.start()])  # 'the third of three'
     series_size = series is not None and ORDINAL.fullmatch(series.group(1)) is not None
     other = m.group(0).lower() == "andra" and not SECOND_NOT_OTHER.match(text, m.start())
     birth_order = (ORDINAL.fullmatch(m.group(0)) and FAMILY_RANK.match(text, m.end()) is not None
@@ -681,6 +684,11 @@ def in_name(text: str, m: re.Match, ctx: Context) -> bool:
     return not initial or re.match(r"\s+[A-ZÀ-ÞÅÄÖ]", text[m.end():]) is not None
 
 
+# Stems of a synonym of a height antonym: where one stands, the antonym repeats the other pole instead of
+# contradicting the source.
+SAME_POLE = {"high": "elevat", "higher": "elevat", "highest": "elevat", "haut": "élev", "haute": "élev",
+             "hoch": "erhöh", "höher": "erhöh", "low": "reduc", "lowest": "minim", "bas": "faibl", "basse": "faibl",
+             "niedrig": "gering", "niedriger": "gering"}
 SCORE = re.compile(r"(?<![\d.])\d{1,2}\s*(?::|–|--|-)\s*\d{1,2}(?![\d.])")
 
 
@@ -720,6 +728,9 @@ def antonym(text: str, ctx: Context) -> Edit | Skip:
             return False
         if table[m.group(0).lower()] in words:
             return False  # 'eleven are private and six are public' -> 'eleven are public and six are public'
+        pole = SAME_POLE.get(table[m.group(0).lower()])
+        if pole and any(w.startswith(pole) for w in words):
+            return False  # '36 °C le plus élevé et 4 °C le plus bas' -> '36 °C le plus élevé et 4 °C le plus haut'
         stems = tuple({w[:5] for w in (m.group(0).lower(), table[m.group(0).lower()])})
         others = [w.group(0).lower() for w in re.finditer(r"\w+", text) if w.start() != m.start()]
         if any(w.startswith(stems) or len(w) >= 4 and any(st.startswith(w) for st in stems) for w in others):

@@ -94,7 +94,8 @@ STEM = 4  # a modifier whose first letters start a word of the text repeats it (
 RELATIONAL_ENDINGS = {
     "en": ("al", "ic", "ical", "ary", "able", "ible"),
     "fr": ("ique", "iques", "al", "ale", "ales", "aux", "el", "elle", "els", "elles", "aire", "aires", "able",
-           "ables", "ible", "ibles", "èrent", "irent", "urent", "aient"),  # the last four: verbs after a noun
+           "ables", "ible", "ibles", "ien", "ienne", "iens", "iennes", "iste", "istes",  # 'le régime stalinien'
+           "èrent", "irent", "urent", "aient"),  # the last four: verbs after a noun
     "de": ("isch", "ische", "ischen", "ischer", "isches", "ischem", "ale", "alen", "aler", "ales", "alem", "elle",
            "ellen", "eller", "elles", "ellem", "bare", "baren", "barer", "bares", "barem"),
     "sv": ("isk", "iska", "iskt", "ell", "ella", "ellt", "al", "ala", "alt", "bar", "bara", "bart"),
@@ -117,6 +118,7 @@ NATIONALITY = {
            "europeisk", "afrikansk", "asiatisk", "kinesisk", "japansk", "italiensk", "spansk", "skotsk", "irländsk",
            "isländsk", "polsk", "grekisk", "turkisk", "indisk", "arabisk"),
 }
+NOT_RELATIONAL = {"fr": {"ancien", "ancienne", "anciens", "anciennes"}}  # an age, as 'old' is
 # Seen at least this often; a French modifier after the noun twice (a verb there tags as an adjective too often).
 MIN_COUNT = {"en": 2, "fr": 1, "de": 2, "sv": 2}
 WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -125,8 +127,9 @@ WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def _is_modifier(word: str, lang: str) -> bool:
     if len(word) < 3 or not word.islower() or word in STOP.get(lang, ()) or word in ORDINAL_OR_DEICTIC.get(lang, ()):
         return False
-    if word in GLUED_ON.get(lang, ()) or word.split("-")[-1].startswith(NATIONALITY.get(lang, ())) or any(
-            word.endswith(e) and len(word) - len(e) >= 3 for e in RELATIONAL_ENDINGS.get(lang, ())):
+    if word in GLUED_ON.get(lang, ()) or word.split("-")[-1].startswith(NATIONALITY.get(lang, ())) or (any(
+            word.endswith(e) and len(word) - len(e) >= 3 for e in RELATIONAL_ENDINGS.get(lang, ()))
+            and word not in NOT_RELATIONAL.get(lang, ())):
         return False
     if lang == "de":
         return word.endswith(DE_ENDINGS) and not word.startswith(DE_STOP_STEMS)

@@ -259,3 +259,14 @@ def one_side_adds(a: str, b: str, max_added: float) -> bool:
                     or (content_stems(x) and len(added) / len(content_stems(x)) > max_added))
     tag = re.compile(r":\s*\S+\s*$")
     return extras(a, b) or extras(b, a) or bool(tag.search(a)) != bool(tag.search(b))
+
+
+# A Swedish side that opens on a cause the other lacks says more ('Det var jag som tvingade honom till det.' ->
+# 'För att jag var den som tvingade honom.': judged unfaithful twice on the blind review).
+CAUSE_OPENING = re.compile(r"^\W*(?:för att|eftersom|därför)\b", re.IGNORECASE)
+
+
+def swedish_side_adds(source: str, good: str, max_added: float) -> bool:
+    """``one_side_adds``, or an opening cause only one side has (``CAUSE_OPENING``)."""
+    return one_side_adds(source, good, max_added) or bool(CAUSE_OPENING.match(source)) != bool(
+        CAUSE_OPENING.match(good))

@@ -15,7 +15,7 @@ from tasks.edits.library import TYPES, Context, perturb
 from tasks.edits.result import Edit
 from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
-from tasks.hallucigen.consistency import degenerate, faithfulness_failures, one_side_adds
+from tasks.hallucigen.consistency import degenerate, faithfulness_failures, swedish_side_adds
 from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate
@@ -37,9 +37,6 @@ def published_sources(path: Path) -> set[str]:
 
 
 SHROOM_LABELS = ("Hallucination", "Not Hallucination")
-# A Swedish side that opens on a cause the other lacks says more ('Det var jag som tvingade honom till det.' ->
-# 'För att jag var den som tvingade honom.': judged unfaithful twice on the blind review).
-CAUSE_OPENING = re.compile(r"^\W*(?:för att|eftersom|därför)\b", re.IGNORECASE)
 
 
 def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dict]], dict]:
@@ -211,12 +208,6 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[
             tally.reject("flagged_label" if label.startswith("4") else "below_top_similarity")
     tallies["turku-paraphrase-sv/test.json"] = tally.as_dict()
     return pairs, tallies, texts
-
-
-def swedish_side_adds(source: str, good: str, max_added: float) -> bool:
-    """``one_side_adds``, or an opening cause only one side has (``CAUSE_OPENING``)."""
-    return one_side_adds(source, good, max_added) or bool(CAUSE_OPENING.match(source)) != bool(
-        CAUSE_OPENING.match(good))
 
 
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:

@@ -3,12 +3,13 @@ from a common word, and not copied from the source ('nexct', 'deit', 'Abegordnet
 number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
 '1976') or glued to the next word ('McMillanpassa'); in French, an elided article without its apostrophe ('la
 fermeture d Disney'), a misspelt auxiliary ('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut
-établit'); in English, an article the next word refuses ('an unique'). Garbled text: a doubled word ('David David
-Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a quote never closed ('the series `` ,
-while') or opened where one is open ("'' Most Talented ``"), a doubled full stop ("d'E.l.f. .") or comma
-('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation that opens in lower case
-or ends on a colon where its source does not. Either side of the example would carry it, and annotators reject
-it as not fluent or not faithful."""
+établit'); in English, an article the next word refuses ('an unique') or a present beside 'since' and a date
+('is a superintendent since June 1'); in German, an adjective without its ending ('Dieser westlich Distrikt').
+Garbled text: a doubled word ('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'),
+a quote never closed ('the series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full
+stop ("d'E.l.f. .") or comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation
+that opens in lower case or ends on a colon where its source does not. Either side of the example would carry it,
+and annotators reject it as not fluent or not faithful."""
 from __future__ import annotations
 
 import re
@@ -25,6 +26,11 @@ FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b|(?
 # English: an article its next word's sound refuses ('an unique', 'a apple')
 EN_ARTICLE_SLIP = re.compile(r"\b[Aa]n (?:uni(?:que|t|on|vers|form|corn|lateral|f)|use|usu|uti|[Ee]u)\w*"
                              r"|\b[Aa] (?![Ee]u)[aeiAEI]\w+")  # 'an unimportant' is right
+# English present beside 'since' a date ('is a superintendent since June 1'; not a parenthesis: '( since 2009 )') and a
+# German determiner before an adjective with no ending ('Dieser westlich Distrikt'): grammar slips of the pair.
+EN_PRESENT_SINCE = re.compile(r"\b(?:is|are|am)\b(?:(?![.;(]).){0,40}?\bsince\s+(?:\d|[A-Z][a-z]+\s+\d)")
+DE_BARE_ADJECTIVE = re.compile(r"\b(?:[Dd](?:er|ie|as|en|em|es|ieser|iese|ieses)|[Ee]in(?:e|em|en|er|es)?)\s+"
+                               r"([a-zäöü]\w*(?:lich|ig|isch|bar|sam|los))\s+[A-ZÄÖÜ]\w+")
 FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
                           r"(\w{5,}it)\b")
 DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]{2,})\s+\1(?![\w'’-])", re.IGNORECASE)
@@ -37,7 +43,8 @@ COMMON = 3.0  # Zipf frequency of the word a misspelling is one letter away from
 
 
 @lru_cache(maxsize=200_000)
-def _zipf(word: str, lang: str) -> float:
+def zipf(word: str, lang: str) -> float:
+    """The Zipf frequency (wordfreq) of ``word`` or its lower case in ``lang``, whichever is higher."""
     from wordfreq import zipf_frequency
 
     return max(zipf_frequency(word, lang), zipf_frequency(word.lower(), lang))
@@ -58,19 +65,21 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
         slip = BARE_ELISION.search(text) or FR_AUXILIARY_SLIP.search(text)
         if slip:
             return slip.group(0).strip()
-        present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if _zipf(m.group(1)[:-1], lang) >= 2.5), None)
+        present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if zipf(m.group(1)[:-1], lang) >= 2.5), None)
         if present:
             return present
-    if lang == "en" and (article := EN_ARTICLE_SLIP.search(text)):
-        return article.group(0)
+    if lang == "en" and (slip := EN_ARTICLE_SLIP.search(text) or EN_PRESENT_SINCE.search(text)):
+        return slip.group(0)
+    if lang == "de" and (slip := DE_BARE_ADJECTIVE.search(text)):
+        return slip.group(1)
     copied = {w.lower() for w in re.findall(r"\w+", source)}
     slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang) or _glued_name(text, source, lang)
     if slip:
         return slip
     for word in WORD.findall(text):
-        if word.lower() in copied or _zipf(word, lang) > 0:
+        if word.lower() in copied or zipf(word, lang) > 0:
             continue
-        if any(_zipf(near, lang) >= COMMON for near in _one_letter_away(word) - {word}):
+        if any(zipf(near, lang) >= COMMON for near in _one_letter_away(word) - {word}):
             return word
     return None
 
@@ -86,7 +95,7 @@ def _copy_slip(text: str, copied: set[str], lang: str) -> str | None:
     accent ('éjective') or a number beside a word ('1240' for '1240s')."""
     for word in re.findall(r"(?<![\w-])\w{4,}(?![\w-])", text):
         low = word.lower()
-        if low in copied or (not word.isdigit() and _zipf(word, lang) > 0):
+        if low in copied or (not word.isdigit() and zipf(word, lang) > 0):
             continue
         for near in _one_letter_away(low) & copied:
             if near.isdigit() == low.isdigit() and _bare(near) != _bare(low) and low not in {near + "s", near + "n",
@@ -104,11 +113,11 @@ def _glued_name(text: str, source: str, lang: str) -> str | None:
     words = set(re.findall(r"\w+", source))
     names = {w for w in words if len(w) >= 6 and w[:1].isupper()}
     for word in re.findall(r"\w{9,}", text):
-        if word in words or _zipf(word, lang) > 0:
+        if word in words or zipf(word, lang) > 0:
             continue
         for name in names:
             rest = word[len(name):]
-            if word.startswith(name) and len(rest) >= 3 and rest.islower() and _zipf(rest, lang) >= COMMON:
+            if word.startswith(name) and len(rest) >= 3 and rest.islower() and zipf(rest, lang) >= COMMON:
                 return word
     return None
 

@@ -30,6 +30,7 @@ from tasks.edits.spacy_model import tagger_of
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
+from tasks.hallucigen.faithful import number_unlike_source, respelt_name
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate, balance_gender_directions, edit_side, select_balanced
 from tasks.hallucigen.spelling import colon_end, garbled, lower_start, misspelt
@@ -123,8 +124,9 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     params 'min_pair_similarity' only items at or above it are sampled (``with_similarity``); with
     'entity_encoder' entity swaps take a nearest name (the detector training pairs set neither). An item whose
     target sentence has a misspelt word, opens in lower case or ends on a colon, or whose source or target is garbled
-    (tasks/hallucigen/spelling.py), or whose pair drifts under a second encoder (``drifting_keys``), gives no
-    example."""
+    (tasks/hallucigen/spelling.py), whose pair disagrees on a number or a name (tasks/hallucigen/faithful.py), or whose
+    pair drifts under a second encoder (``drifting_keys``) or against the third language (params 'min_pivot_margin',
+    ``pivot_margin``), gives no example."""
     corpus = corpus or {}
     src_lang, tgt_lang = direction.split("-")
     rng = random.Random(f"{params['seed']}:{direction}")
@@ -133,7 +135,10 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
               and (floor is None or it["similarity"][other] >= floor[other])]
     sample = rng.sample(usable, min(len(usable), params["pool_per_direction"]))
     targets = [it[tgt_lang] for it in sample]
-    drifting = drifting_keys(sample, other, params)
+    pivot_floor = (params.get("min_pivot_margin") or {}).get(other)
+    drifting = drifting_keys(sample, other, params) | {
+        it["key"] for it in sample if pivot_floor is not None
+        and (margin := pivot_margin(it["similarity"], other)) is not None and margin < pivot_floor}
     docs = list(nlp[tgt_lang].pipe(targets)) if tgt_lang in nlp else [None] * len(sample)
     if tgt_lang in nlp:
         spans = [ner_spans(d, tgt_lang) for d in docs]
@@ -154,6 +159,8 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
         flaw = ("misspelt_hyp_good" if misspelt(text, it[src_lang], tgt_lang) else "garbled_hyp_good"
                 if garbled(text) else "garbled_source" if garbled(it[src_lang]) else "lower_case_hyp_good"
                 if lower_start(text, it[src_lang]) else "colon_end_hyp_good" if colon_end(text, it[src_lang])
+                else "number_unlike_source" if number_unlike_source(text, it[src_lang]) is not None
+                else "name_unlike_source" if respelt_name(text, it[src_lang], tgt_lang)
                 else "drifting_translation" if it["key"] in drifting else None)
         for type_ in [t for t in TYPES if t in params["types"]]:
             if flaw is not None:
@@ -189,8 +196,24 @@ def with_similarity(items: list[dict], encoder: str) -> list[dict]:
 
     texts = sorted({it[lang] for it in items for lang in ("en", "fr", "de") if lang in it})
     vectors = dict(zip(texts, sentence_encoder(encoder, batch_size=64).embed(texts)))
-    return [{**it, "similarity": {lang: float(vectors[it["en"]] @ vectors[it[lang]]) for lang in ("fr", "de")
-                                  if lang in it}} for it in items]
+    out = []
+    for it in items:
+        sim = {lang: float(vectors[it["en"]] @ vectors[it[lang]]) for lang in ("fr", "de") if lang in it}
+        if len(sim) == 2:
+            sim["fr-de"] = float(vectors[it["fr"]] @ vectors[it["de"]])
+        out.append({**it, "similarity": sim})
+    return out
+
+
+def pivot_margin(similarity: dict[str, float], lang: str) -> float | None:
+    """How well the ``lang`` translation agrees with the English and with the other translation (the mean of the two
+    cosines) above how well the other translation agrees with the English; None for an item with one translation.
+    A negative margin makes ``lang`` the odd one of three: the mistranslation a low English cosine alone misses
+    when the sentence is hard for the encoder (``with_similarity`` similarities)."""
+    if "fr-de" not in similarity:
+        return None
+    other = "de" if lang == "fr" else "fr"
+    return (similarity[lang] + similarity["fr-de"]) / 2 - similarity[other]
 
 
 def drifting_keys(items: list[dict], lang: str, params: dict) -> set[str]:
