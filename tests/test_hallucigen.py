@@ -185,6 +185,18 @@ def test_faithful_hyp_good_checks_both_directions():
     assert not swedish_side_adds("Därför jag är en grottmänniska.", "För att jag är en grottmänniska!", 0.6)
 
 
+def test_a_swedish_pair_whose_hyp_good_opens_in_lower_case_gives_no_hyp_good():
+    """'när jag kom hem' for 'När jag kom hem' was judged not fluent; a source in lower case excuses it."""
+    from tasks.hallucigen.paraphrase import swedish_pair_problem
+
+    lower = swedish_pair_problem("När jag kom hem var han borta.", "när jag kom hem var han borta.", 0.6)
+    assert lower == "lower_start"
+    assert swedish_pair_problem("När jag kom hem var han borta.", "När jag kom hem, var han borta.", 0.6) is None
+    assert swedish_pair_problem("när jag kom hem var han borta.", "när jag kom hem, var han borta.", 0.6) is None
+    assert swedish_pair_problem("Det var jag som tvingade honom till det.", "för att jag var den som tvingade honom.",
+                                0.6) == "one_side_adds"
+
+
 EMPLOYMENT = "Future employment in Europe largely depends on the successful development of biotechnology."
 HAZARD = "Up to 24 000 people in my country die prematurely each year due to this major hazard."
 VOTE = "If these two factors are taken into account our group will vote for this resolution."

@@ -171,10 +171,16 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
      "d"),  # an elided article without its apostrophe
     ("Après la fermeture de Disney Interactive, il est parti.", "After the closure of Disney Interactive .", "fr",
      None),
+    ("Il est membre de ACM et de la Royal Society.", "He is a member of the ACM .", "fr", "de ACM"),  # not elided
+    ("Il est membre d'ACM, de l'IOC et de Aamir Khan Productions.", "He is a member of ACM .", "fr", "de Aa"),
+    ("Il est membre de l'ACM depuis le onzième congrès du IXe siècle, de A à Z.", "He is a member of the ACM .", "fr",
+     None),  # 'le onzième', a Roman numeral, a letter
     ("Les recommandations vers le sud on été acceptées.", "The suggestions were accepted .", "fr", "on été"),
     ("En 2002, la chanson fur sortie par Vincent Stormfield.", "In 2002, the song was released .", "fr", "fur"),
     ("Il les a payés au fur et à mesure.", "He paid them as he went .", "fr", None),
     ("Il a fut gouverneur de l'État.", "He was governor of the state .", "fr", "a fut"),
+    ("Le parc a été crée en 1972.", "The park was created in 1972 .", "fr", "été crée"),
+    ("Le parc crée des emplois depuis qu'il a été créé en 1972.", "The park creates jobs .", "fr", None),
     ("Il fut établit en 1914 comme district fiscal.", "It was established in 1914 .", "fr", "établit"),
     ("Il a écrit et produit le film, puis il a construit un studio.", "He wrote it .", "fr", None),  # participles
     ("Vembannur est un village du tehsil d'Aruvikkkara.", "Vembannur is a village in the Aruvikkara Taluk .", "fr",
@@ -201,6 +207,13 @@ def test_bfloat16_on_a_cpu_without_native_bf16_warns_once_and_float32_never():
      "includes Woodlawn .", "de", "westlich"),  # an adjective without its ending
     ("Dieser westliche Distrikt von Randallstown umfasst Woodlawn.", "This western district of Randallstown "
      "includes Woodlawn .", "de", None),
+    ("Er war der Sohn von Holstein, der selbst Dänischer Premierminister werden sollte.", "He was the son of "
+     "Holstein , who was to become Danish Prime Minister .", "de", "Dänischer"),  # a capitalised adjective
+    ("Er war der Sohn von Holstein, der selbst dänischer Premierminister und Mitglied der Dänischen Akademie wurde.",
+     "He was the son of Holstein .", "de", None),  # 'der Dänischen Akademie' names an institution
+    ("Le SPB a une mesure d'hauteur constante.", "The SPB has a constant height .", "fr", "d'hauteur"),
+    ("Le SPB a une mesure de hauteur constante et l'habitude d'huiler.", "The SPB has a constant height .", "fr",
+     None),  # a mute h elides
 ])
 def test_misspelt_words_of_a_faithful_hypothesis(text, source, lang, expected):
     from tasks.hallucigen.spelling import misspelt

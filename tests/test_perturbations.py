@@ -351,6 +351,11 @@ PLAUSIBLE = [
      Skip("natural_feature")),
     ("tense", "Le sikhisme est une religion qui a commencé au Pendjab.", "fr", Skip("natural_feature")),
     ("tense", "The aim is to see the river from the bridge .", "en", "The aim was to see the river from the bridge ."),
+    ("tense", "Tom Bates is a former English footballer who played for Leeds .", "en", Skip("says_former")),
+    ("tense", "Tom Bates is an English footballer who played for Leeds .", "en",
+     "Tom Bates was an English footballer who played for Leeds ."),
+    ("tense", "Er ist ein ehemaliger deutscher Fußballspieler.", "de", Skip("says_former")),
+    ("tense", "Il est un ancien joueur de football français.", "fr", Skip("says_former")),
     ("tense", "It is worth noting that the following code will be applied anyway .", "en",
      Skip("past_beside_future")),
     ("antonym", "There remain two small leagues with only a handful of members .", "en",
@@ -909,3 +914,18 @@ def test_a_tense_edit_leaves_a_subjectless_formula_alone():
     assert dataset_tense_edit(nlp("Mr Evans, thank you so much for the thought.")) == Skip("no_subject")
     assert dataset_tense_edit(nlp("Mrs Gradin, thank you for setting the example.")) == Skip("no_subject")
     assert dataset_tense_edit(nlp("I thank you for your reply.")).bad == "I thanked you for your reply."
+
+
+def test_a_gender_edit_makes_no_woman_play_in_a_league_of_men(en_full):
+    """'She played with the A-level Portland Sea Dogs' was judged implausible on two blind reviews (men's minor-league
+    baseball); a woman turned into a man there, and the same man moved elsewhere, still change."""
+    league = "He played with the A-level Portland Sea Dogs in 1993 and the AA Kane County Cougars ."
+    moved = "He moved to Portland in 1993 and to Kane County in 1995 ."
+    woman = league.replace("He", "She", 1)
+    assert run("gender", league, "en", doc=en_full(league)) == Skip("mens_sport")
+    assert run("gender", woman, "en", doc=en_full(woman)).bad == league
+    assert run("gender", moved, "en", doc=en_full(moved)).bad == moved.replace("He", "She", 1)
+    assert run("gender", "Sein Bruder spielte 1993 mit den Portland Sea Dogs der Minor League Baseball.", "de") == \
+        Skip("mens_sport")
+    assert run("gender", "Sein Bruder spielte 1993 mit den Portland Sea Dogs.", "de").bad == \
+        "Seine Schwester spielte 1993 mit den Portland Sea Dogs."

@@ -42,6 +42,9 @@ def faithful_lines(stats: dict) -> list[str]:
             out.append(f"- {lang}: SHROOM paraphrases removed as hyp+, by check (one may fail several): {removed}")
         if isinstance(lang_stats, dict) and "removed_one_side_adds" in lang_stats:
             out.append(f"- {lang}: pairs removed because one side adds content: {lang_stats['removed_one_side_adds']}")
+        if isinstance(lang_stats, dict) and "removed_lower_start" in lang_stats:
+            out.append(f"- {lang}: pairs removed because hyp+ opens in lower case where its source does not: "
+                       f"{lang_stats['removed_lower_start']}")
         if isinstance(lang_stats, dict) and "removed_encoder_similarity" in lang_stats:
             out.append(f"- {lang}: pairs removed below the encoder similarity floor: "
                        f"{lang_stats['removed_encoder_similarity']}")

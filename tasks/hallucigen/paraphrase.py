@@ -19,6 +19,7 @@ from tasks.hallucigen.consistency import degenerate, faithfulness_failures, swed
 from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate
+from tasks.hallucigen.spelling import lower_start
 from tasks.io import is_blank, read_records
 from tasks.stats import Tally
 
@@ -210,23 +211,33 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[
     return pairs, tallies, texts
 
 
+def swedish_pair_problem(source: str, good: str, max_added: float) -> str | None:
+    """Why a Swedish pair gives no faithful hyp+: one side says more (``swedish_side_adds``), or hyp+ opens in lower
+    case where its source does not ('när jag ...' for 'När jag ...': judged not fluent); else None."""
+    if swedish_side_adds(source, good, max_added):
+        return "one_side_adds"
+    return "lower_start" if lower_start(good, source) else None
+
+
 def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Candidate]], dict]:
-    """Swedish top-similarity pairs, unique by source, that neither side says more in (``swedish_side_adds``)
-    and whose encoder similarity is at least ``min_encoder_similarity['sv']``, perturbed with every type."""
+    """Swedish top-similarity pairs, unique by source, that neither side says more in (``swedish_side_adds``),
+    whose hyp+ opens in upper case where its source does, and whose encoder similarity is at least
+    ``min_encoder_similarity['sv']``, perturbed with every type."""
     pairs, tallies, texts = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
-    seen, unique, adds = set(), [], 0
+    seen, unique, problems = set(), [], Counter()
     for p in pairs:
         if p["source"] not in seen and p["source"] != p["good"]:
             seen.add(p["source"])
-            if swedish_side_adds(p["source"], p["good"], params["max_added_content_sv"]):
-                adds += 1  # not a faithful pair: one side says more
-                continue
-            unique.append(p)
+            problem = swedish_pair_problem(p["source"], p["good"], params["max_added_content_sv"])
+            problems[problem] += 1
+            if problem is None:
+                unique.append(p)
     sims = pair_similarities([(p["source"], p["good"]) for p in unique], params["encoder_sv"])
     faithful = [p for p in unique if sims[(p["source"], p["good"])] >= params["min_encoder_similarity"]["sv"]]
     low, unique = len(unique) - len(faithful), faithful
-    stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": adds,
+    stats = {"files": tallies, "pool_size": len(unique), "removed_one_side_adds": problems["one_side_adds"],
+             "removed_lower_start": problems["lower_start"],
              "removed_encoder_similarity": low,
              "published_test_sources": len(published),
              "published_test_sources_in_pool": len(published & {normalise(x) for x in seen}),

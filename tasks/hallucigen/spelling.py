@@ -1,12 +1,13 @@
-"""Misspelt words of a faithful hypothesis: a word no frequency list of its language knows, one letter away
-from a common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or
-number of the source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for
-'1976') or glued to the next word ('McMillanpassa'); in French, an elided article without its apostrophe ('la
-fermeture d Disney'), a misspelt auxiliary ('on été', 'fur' for 'fut') or a participle spelt as a present ('il fut
-établit'); in English, an article the next word refuses ('an unique') or a present beside 'since' and a date
-('is a superintendent since June 1'); in German, an adjective without its ending ('Dieser westlich Distrikt').
-Garbled text: a doubled word ('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'),
-a quote never closed ('the series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full
+"""Misspelt words of a faithful hypothesis: a word no frequency list of its language knows, one letter away from a
+common word, and not copied from the source ('nexct', 'deit', 'Abegordneter', 'obenu'); a name or number of the
+source copied with a slip ('Aruvikkkara' for 'Aruvikkara', 'Hervert' for 'Herbert', '19776' for '1976') or glued to
+the next word ('McMillanpassa'); in French, an elided article without its apostrophe ('la fermeture d Disney'), one
+not elided ('membre de ACM') or elided before an aspirated h ("d'hauteur"), a misspelt auxiliary ('on été', 'fur'
+for 'fut') or a participle spelt as a present ('il fut établit'); in English, an article the next word refuses ('an
+unique') or a present beside 'since' and a date ('is a superintendent since June 1'); in German, an adjective without
+its ending ('Dieser westlich Distrikt') or a national one capitalised ('selbst Dänischer Premierminister'). Garbled
+text: a doubled word ('David David Godwin', 'the music hall hall'), a label without its word ('(: 2614)'), a
+quote never closed ('the series `` , while') or opened where one is open ("'' Most Talented ``"), a doubled full
 stop ("d'E.l.f. .") or comma ('Alaja,,'), a spaced apostrophe or a stray mark after a closing quote. A translation
 that opens in lower case or ends on a colon where its source does not. Either side of the example would carry it,
 and annotators reject it as not fluent or not faithful."""
@@ -22,7 +23,16 @@ WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{4,}(?![\w'’-])")
 # auxiliary ('on été', 'Il a fut', 'la chanson fur sortie') and a participle in -i spelt as a present ('il fut
 # établit', 'il a fournit')
 BARE_ELISION = re.compile(r"(?<![\w'’.-])(?:d|l|qu|j|n|s|c|m|t) (?=[^\W\d_])")
-FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b|(?<!\bau )\bfur\b")
+# ... an article, 'de', 'que' or a pronoun not elided before a vowel ('membre de ACM', 'de Aamir', 'le immigrants',
+# 'se affronta'); not before a letter or a Roman numeral ('de A', 'le IXe siècle') nor 'onze', 'oui', 'ouate'
+FR_UNELIDED = re.compile(r"(?<![\w'’-])(?:[Dd]e|[Ll][ea]|[Qq]ue|[NnSsJjMmTt]e) (?!onz|oui|ouat|uhlan)"
+                         r"[AEIOUÉÈÊÂÎÔŒaeiouéèêâîôœ](?:[a-zàâäçéèêëîïôöùûüœ]|[A-Z]{1,3}\b)")
+# ... or elided before an aspirated h ("une mesure d'hauteur", "l'héros")
+FR_ELIDED_H = re.compile(r"\b[dlDL]['’](?:hauteur|haut|hameau|hasard|hache|haine|halle|hall|hangar|hareng|haricot|"
+                         r"hockey|handball|honte|hors|hibou|homard|hublot|héros|huit\w*|hongrois\w*|Hongrie|"
+                         r"Hollande|Hambourg|Hanovre|Havre)\b")
+FR_AUXILIARY_SLIP = re.compile(r"\b(?:a|ont|avait|avaient) fut\b|\bon été\b|(?<!\bau )\bfur\b"
+                               r"|\b(?:a|ont|avait|avaient|été|fut|furent) (?:re)?crée\b")  # 'a été crée' for 'créé'
 # English: an article its next word's sound refuses ('an unique', 'a apple')
 EN_ARTICLE_SLIP = re.compile(r"\b[Aa]n (?:uni(?:que|t|on|vers|form|corn|lateral|f)|use|usu|uti|[Ee]u)\w*"
                              r"|\b[Aa] (?![Ee]u)[aeiAEI]\w+")  # 'an unimportant' is right
@@ -31,6 +41,10 @@ EN_ARTICLE_SLIP = re.compile(r"\b[Aa]n (?:uni(?:que|t|on|vers|form|corn|lateral|
 EN_PRESENT_SINCE = re.compile(r"\b(?:is|are|am)\b(?:(?![.;(]).){0,40}?\bsince\s+(?:\d|[A-Z][a-z]+\s+\d)")
 DE_BARE_ADJECTIVE = re.compile(r"\b(?:[Dd](?:er|ie|as|en|em|es|ieser|iese|ieses)|[Ee]in(?:e|em|en|er|es)?)\s+"
                                r"([a-zäöü]\w*(?:lich|ig|isch|bar|sam|los))\s+[A-ZÄÖÜ]\w+")
+# ... or a national adjective capitalised after a word that is no article ('der selbst Dänischer Premierminister')
+DE_CAPITAL_ADJECTIVE = re.compile(r"\b(?!(?:der|die|das|den|dem|des|ein|eine|einer|eines|einem|einen|im|am|zum|zur|"
+                                  r"vom|beim|ins|ans)\b)[a-zäöüß]+ ([A-ZÄÖÜ][a-zäöü]+isch(?:e|er|es|en|em)) "
+                                  r"[A-ZÄÖÜ]\w+")
 FR_AUXILIARY = re.compile(r"\b(?:a|ont|avait|avaient|aura|fut|furent|été|est|sont|était|étaient|sera|seront) "
                           r"(\w{5,}it)\b")
 DOUBLED = re.compile(r"(?<![\w'’-])([^\W\d_]{2,})\s+\1(?![\w'’-])", re.IGNORECASE)
@@ -62,7 +76,8 @@ def _one_letter_away(word: str) -> set[str]:
 def misspelt(text: str, source: str, lang: str) -> str | None:
     """The first misspelt word of ``text`` (see the module docstring), else None."""
     if lang == "fr":
-        slip = BARE_ELISION.search(text) or FR_AUXILIARY_SLIP.search(text)
+        slip = (BARE_ELISION.search(text) or FR_AUXILIARY_SLIP.search(text) or FR_UNELIDED.search(text)
+                or FR_ELIDED_H.search(text))
         if slip:
             return slip.group(0).strip()
         present = next((m.group(1) for m in FR_AUXILIARY.finditer(text) if zipf(m.group(1)[:-1], lang) >= 2.5), None)
@@ -70,7 +85,7 @@ def misspelt(text: str, source: str, lang: str) -> str | None:
             return present
     if lang == "en" and (slip := EN_ARTICLE_SLIP.search(text) or EN_PRESENT_SINCE.search(text)):
         return slip.group(0)
-    if lang == "de" and (slip := DE_BARE_ADJECTIVE.search(text)):
+    if lang == "de" and (slip := DE_BARE_ADJECTIVE.search(text) or DE_CAPITAL_ADJECTIVE.search(text)):
         return slip.group(1)
     copied = {w.lower() for w in re.findall(r"\w+", source)}
     slip = _copy_slip(text, {w for w in copied if len(w) >= 4}, lang) or _glued_name(text, source, lang)
