@@ -20,9 +20,11 @@ from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import load_params
 from tasks.schemas import HALLUCIGEN_DETECTION
 
-# Model tasks read the 16 en-fr pairs, one text at a time; the CPU detector reads all 4,016 pairs, so it is
-# still running when the first model task gets its slot.
-MODEL_ROWS, CPU_ROWS = 16, 40000  # enough CPU work to outlast the first model task's slot wait on a quiet machine
+# Model tasks read the 480 en-fr pairs, one text at a time: seconds each, so under limit 2 two of them still
+# overlap when a loaded server starts their task runs a second or two apart (16 pairs, 0.3-1.7 s a task, did
+# not in one CI run). The CPU detector reads all 40,480 pairs, so it is still running when the first model
+# task gets its slot.
+MODEL_ROWS, CPU_ROWS = 480, 40000
 SIMILARITY = {"kind": "similarity", "model": "minilm", "batch_size": 1, "langpairs": ["en-fr"]}
 LLM = load_params("detect")["llm"]  # the client the detect schema requires (no llm_prompt detector here uses it)
 
