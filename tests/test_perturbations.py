@@ -790,6 +790,18 @@ def test_classifying_and_modal_adjectives_are_never_added():
     assert {w for words in table["pre"].values() for w in words} == {"kleine"}
 
 
+def test_deictic_comparative_and_glued_on_adjectives_are_never_added():
+    """Judged giveaways: 'Sylvia Rexach, a new singer', 'A different matter of life and death', 'the constant state
+    of West Bengal', 'le fils illégitime aîné'; 'small' and 'court' stay."""
+    from tasks.edits.modifiers import attested
+
+    table = attested([f"It was the {adj} {noun} ." for adj in ("new", "different", "constant", "small")
+                      for noun in ("singer", "matter", "state") for _ in range(2)], "en")
+    assert {w for words in table["pre"].values() for w in words} == {"small"}
+    table = attested(["Le fils illégitime.", "Le fils illégitime.", "Le fils court.", "Le fils court."], "fr")
+    assert {w for words in table["post"].values() for w in words} == {"court"}
+
+
 def test_quantity_nouns_and_measured_spans_get_no_modifier():
     from tasks.edits.modifiers import attested, insertions
 

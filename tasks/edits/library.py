@@ -571,6 +571,11 @@ MALE_PRONOUNS = {"il", "ils", "er", "han"}
 GROUP_WORDS = {"hommes", "femmes", "männer", "männern", "frauen", "män", "männen", "kvinnor", "kvinnorna"}
 
 
+def _male_word(word: str, lang: str) -> bool:
+    """Whether ``word`` (lower case) names a man or men: a male pronoun or the male side of the gender lexicon."""
+    return word in MALE_PRONOUNS or word in {a.lower() for a, _ in lexicons.rows("gender", lang)}
+
+
 def name_of_old_gender(text: str, edit: Edit, lang: str, entities: list[tuple[int, int, str]] = ()) -> bool:
     """For a pronoun or a group of men or women: a first name of the gender the edit takes away anywhere in the
     text, which may name the persons edited ('les hommes … : Jennifer Simons, Marijke …'; 'Par exemple, Lily
@@ -579,7 +584,7 @@ def name_of_old_gender(text: str, edit: Edit, lang: str, entities: list[tuple[in
     old = edit.detail.split("->")[0].lower()
     if old not in GROUP_WORDS and old not in GENDERED_PRONOUNS:
         return False  # a singular noun's person is named next to it, if at all (first_name_near)
-    male = old in MALE_PRONOUNS or old in {a.lower() for a, _ in lexicons.rows("gender", lang)}
+    male = _male_word(old, lang)
     listed = _lexicon_words(lang)
     places = [(s, e) for s, e, label in entities if label in PLACE_LABELS and " " not in text[s:e].strip()]
     return any(m.group(0).lower() not in listed and not any(s <= m.start() < e for s, e in places)
@@ -629,9 +634,7 @@ MEN_ONLY_SPORT = re.compile(r"\b(?:baseball|NFL|NHL|MLB|NBA|CFL|AHL|ECHL|(?:[Mm]
 
 def _man_into_woman(edit: Edit, lang: str) -> bool:
     """Whether a gender edit turns a man (or men) into a woman: its first changed word is a male one."""
-    old = edit.detail.split("->")[0].lower()
-    return old in MALE_PRONOUNS | {"he", "him", "his", "himself"} or old in {
-        a.lower() for a, _ in lexicons.rows("gender", lang)}
+    return _male_word(edit.detail.split("->")[0].lower(), lang)
 
 
 def gender(text: str, ctx: Context) -> Edit | Skip:

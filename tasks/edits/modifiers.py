@@ -30,7 +30,7 @@ STOP = {
            "more", "less", "much", "only", "following", "latter", "former", "respective", "above", "particular",
            "aforementioned", "said", "very", "so", "good", "bad", "great", "nice", "fine", "mainstream", "best",
            "better", "worse", "worst", "famous", "important", "major", "minor", "excellent", "popular", "detailed",
-           "early", "late", "recent", "underlying", "right", "left"},
+           "early", "late", "recent", "new", "different", "underlying", "right", "left"},
     "fr": {"autre", "autres", "même", "mêmes", "tel", "telle", "tels", "telles", "propre", "propres", "certain",
            "certaine", "certains", "certaines", "divers", "diverses", "plusieurs", "nombreux", "nombreuses", "seul",
            "seule", "seuls", "seules", "tout", "toute", "tous", "toutes", "suivant", "suivante", "suivants",
@@ -100,8 +100,8 @@ RELATIONAL_ENDINGS = {
            "ellen", "eller", "elles", "ellem", "bare", "baren", "barer", "bares", "barem"),
     "sv": ("isk", "iska", "iskt", "ell", "ella", "ellt", "al", "ala", "alt", "bar", "bara", "bart"),
 }
-GLUED_ON = {"en": {"civil", "wrong", "illegitimate"}, "fr": {"sonore", "sonores"},
-            "de": set(), "sv": {"blek", "bleka", "blekt"}}
+GLUED_ON = {"en": {"civil", "wrong", "illegitimate", "constant"},
+            "fr": {"sonore", "sonores", "illégitime", "illégitimes"}, "de": set(), "sv": {"blek", "bleka", "blekt"}}
 # Nationality adjectives (stems; English writes them capitalised, which no modifier is): a nationality the source
 # lacks clashes with the places the sentence names ('le championnat suédois ... le championnat écossais', 'des
 # femmes iraniennes ... du Suriname' on the blind review), in a compound too ('la version nord-américaine').

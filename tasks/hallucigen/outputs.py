@@ -33,21 +33,24 @@ def exhausted_lines(stats: dict) -> list[str]:
     return out
 
 
+REMOVED_PAIRS = {  # a language's stats key: what the pairs it counts were removed for (paraphrase)
+    "removed_one_side_adds": "one side adds content",
+    "removed_lower_start": "hyp+ opens in lower case where its source does not",
+    "removed_encoder_similarity": "they fall below the encoder similarity floor",
+}
+
+
 def faithful_lines(stats: dict) -> list[str]:
     """How many hyp+ candidates each faithfulness check removed (paraphrase)."""
     out = []
     for lang, lang_stats in sorted(stats.items()):
-        if isinstance(lang_stats, dict) and "hyp_good_removed_by_check" in lang_stats:
+        if not isinstance(lang_stats, dict):
+            continue
+        if "hyp_good_removed_by_check" in lang_stats:
             removed = ", ".join(f"{k} {v}" for k, v in lang_stats["hyp_good_removed_by_check"].items())
             out.append(f"- {lang}: SHROOM paraphrases removed as hyp+, by check (one may fail several): {removed}")
-        if isinstance(lang_stats, dict) and "removed_one_side_adds" in lang_stats:
-            out.append(f"- {lang}: pairs removed because one side adds content: {lang_stats['removed_one_side_adds']}")
-        if isinstance(lang_stats, dict) and "removed_lower_start" in lang_stats:
-            out.append(f"- {lang}: pairs removed because hyp+ opens in lower case where its source does not: "
-                       f"{lang_stats['removed_lower_start']}")
-        if isinstance(lang_stats, dict) and "removed_encoder_similarity" in lang_stats:
-            out.append(f"- {lang}: pairs removed below the encoder similarity floor: "
-                       f"{lang_stats['removed_encoder_similarity']}")
+        out += [f"- {lang}: pairs removed because {why}: {lang_stats[key]}" for key, why in REMOVED_PAIRS.items()
+                if key in lang_stats]
     if "pool_items_below_pair_similarity" in stats:
         out += [f"- PAWS-X items whose {lang} translation falls below the encoder similarity floor with its English "
                 f"sentence (left out): {n} of {stats['pool_items']}"
