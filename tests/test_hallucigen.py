@@ -84,6 +84,27 @@ def test_pronoun_edits_alternate_into_and_out_of_the_third_person():
     assert into_third(towards_women("en")) == [Counter({True: 2}), Counter({True: 9, False: 1})]
 
 
+def test_a_scarce_type_gets_back_the_sources_an_abundant_type_took():
+    """Swedish tense held 23 test sources and gender 8, with 24 gender candidates pooled: the greedy round-robin
+    let tense take the sources gender edits needed. A filled split is evened out on the same sources, while each
+    type's sides stay within one (or as close as they were)."""
+    def split(gender_details):
+        tense = [Candidate(key=f"s{k}", type="tense", row={"edit_detail": "present->past", "hyp_bad": f"t{k}"})
+                 for k in range(12)]
+        gender = [Candidate(key=f"s{k}", type="gender", row={"edit_detail": d, "hyp_bad": f"g{k}"})
+                  for k, d in zip(range(0, 12, 2), gender_details)]  # edits of the even sources only
+        chosen, _ = select_balanced({"tense": tense, "gender": gender}, {"test": 12}, random.Random(1),
+                                    side=towards_women("en"))
+        return (Counter(c.type for c in chosen["test"]), {c.key for c in chosen["test"]},
+                Counter(c.row["edit_detail"] for c in chosen["test"] if c.type == "gender"))
+
+    types, sources, sides = split(["He->She", "She->He"] * 3)  # the greedy round-robin gave tense 8, gender 4
+    assert types == Counter(tense=6, gender=6) and sources == {f"s{k}" for k in range(12)}
+    assert sides == Counter({"He->She": 3, "She->He": 3})
+    types, _, sides = split(["He->She"] * 5 + ["She->He"])  # one more towards women would set the sides 3 apart
+    assert types == Counter(tense=8, gender=4) and sides == Counter({"He->She": 3, "She->He": 1})
+
+
 def test_no_two_examples_share_a_hallucinated_hypothesis():
     rows = [("saw her", "saw me"), ("saw him", "saw me"), ("met him", "met me")]
     cands = {"pronoun": [Candidate(key=g, type="pronoun", row={"edit_detail": "x->me", "hyp_bad": b})
