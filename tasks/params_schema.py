@@ -164,6 +164,7 @@ class HallucigenTranslation(Section):
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
     published_review: str | None = None
+    rejected_examples: str | None = None
 
 
 class HallucigenParaphrase(Section):
@@ -193,6 +194,7 @@ class HallucigenParaphrase(Section):
     source_blind: SourceBlind
     review_sheets: list[ReviewSheet]
     published_review: str | None = None
+    rejected_examples: str | None = None
 
 
 class HallucigenLlm(Section):

@@ -84,6 +84,27 @@ def test_pronoun_edits_alternate_into_and_out_of_the_third_person():
     assert into_third(towards_women("en")) == [Counter({True: 2}), Counter({True: 9, False: 1})]
 
 
+def test_a_pronoun_pair_or_a_tense_verb_recurs_no_more_than_max_same_edit_in_a_split():
+    """A pronoun pair or a Swedish tense edit's verb is a word, not a class: 15 of one English split's 24 pronoun
+    edits were 'me -> him', 8 of one Swedish split's 21 tense edits 'är -> var'. English tense details name a class
+    ('present->past') and recur freely."""
+    def cands(tense_details):
+        return {"pronoun": [Candidate(key=f"p{k}", type="pronoun", row={"edit_detail": d, "hyp_bad": f"p{k}"})
+                            for k, d in enumerate(["me->him"] * 10 + ["him->me", "us->them", "my->his"])],
+                "tense": [Candidate(key=f"t{k}", type="tense", row={"edit_detail": d, "hyp_bad": f"t{k}"})
+                          for k, d in enumerate(tense_details)]}
+
+    chosen, exhausted = select_balanced(cands(["present->past"] * 10), {"test": 12}, random.Random(5), max_same_edit=2)
+    assert Counter(c.row["edit_detail"] for c in chosen["test"]) == Counter(
+        {"present->past": 7, "me->him": 2, "him->me": 1, "us->them": 1, "my->his": 1})
+    assert "pronoun" in exhausted
+    swedish = ["är->var"] * 8 + ["springer->sprang", "hoppar->hoppade"]
+    chosen, exhausted = select_balanced(cands(swedish), {"test": 12}, random.Random(5), max_same_edit=2)
+    assert Counter(c.row["edit_detail"] for c in chosen["test"] if c.type == "tense") == Counter(
+        {"är->var": 2, "springer->sprang": 1, "hoppar->hoppade": 1})
+    assert {"pronoun", "tense"} <= exhausted
+
+
 def test_a_scarce_type_gets_back_the_sources_an_abundant_type_took():
     """Swedish tense held 23 test sources and gender 8, with 24 gender candidates pooled: the greedy round-robin
     let tense take the sources gender edits needed. A filled split is evened out on the same sources, while each

@@ -67,6 +67,16 @@ def gender_balance_lines(stats: dict) -> list[str]:
             "detector would otherwise learn that 'she' is the hallucination):", "", *out] if out else []
 
 
+def review_reject_lines(stats: dict, rejects: str | None) -> list[str]:
+    """How many candidates each group left out because the blind review had rejected them (rejects.py)."""
+    groups = stats.get("directions") or stats
+    out = [f"- {g}: {v['removed_by_blind_review']['unfaithful_hyp_good']} on a hyp+ judged not faithful, "
+           f"{v['removed_by_blind_review']['rejected_edit']} edits judged invalid" for g, v in sorted(groups.items())
+           if isinstance(v, dict) and "removed_by_blind_review" in v]
+    return ["", f"Candidates left out because the blind review rejected them (`{rejects}`):", "", *out] if (
+        out and rejects) else []
+
+
 def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
     lines = [f"# HalluciGen {scenario} dataset", "",
              f"Built by `dvc repro hallucigen_{scenario}` (flow `flows/hallucigen_{scenario}.py`) from `data/raw/`, "
@@ -82,7 +92,8 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
-    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *gender_balance_lines(stats)]
+    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *gender_balance_lines(stats),
+              *review_reject_lines(stats, params.get("rejected_examples"))]
     lines += ["", *card_lines(stats.get("source_blind"))]
     if stats.get("review"):
         lines += ["", *review_card_lines(stats["review"])]

@@ -272,10 +272,12 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
 def build_language(lang: str, raw_root: Path, params: dict, nlp) -> tuple[list[dict], dict, set]:
     """One language's rows of both splits, its stats, and the types that ran out (a shard of the build;
     ``nlp``: the English pipeline, unused for Swedish)."""
+    from tasks.hallucigen.rejects import drop_rejected, rejects_in
     from tasks.hallucigen.select import balance_gender_directions, edit_side, select_balanced
 
     candidates, stats = (english_candidates(raw_root, params, nlp) if lang == "en"
                          else swedish_candidates(raw_root, params))
+    stats["removed_by_blind_review"] = drop_rejected(candidates, rejects_in(params))
     stats["gender_dropped_for_direction_balance"] = balance_gender_directions(
         candidates, lang, random.Random(f"{params['seed']}:gender:{lang}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"][lang],

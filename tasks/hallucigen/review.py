@@ -42,8 +42,8 @@ def export_review(rows: list[dict], per_stratum: int, seed: int, sheet: Path, ke
 
 
 def read_review(sheet: Path, key: Path) -> list[dict]:
-    """Judged items joined to the key: {item, langpair, type, valid: bool}. An unjudged or unreadable
-    'valid', or an item missing from the key, is an InputError naming the file and row."""
+    """Judged items joined to the key: {item, id, scenario, langpair, type, valid: bool, texts, note}. An
+    unjudged or unreadable 'valid', or an item missing from the key, is an InputError naming the file and row."""
     keyed = {row["item"]: row for _, row in read_filled_sheet(key, KEY_FIELDS[1:])}
     out = []
     for n, row in read_filled_sheet(sheet, ["valid"]):
@@ -52,7 +52,7 @@ def read_review(sheet: Path, key: Path) -> list[dict]:
             raise InputError(f"{sheet}: row {n}: item {row['item']} is not in the key {key}")
         k = keyed[row["item"]]
         out.append({"item": row["item"], "id": k["id"], "scenario": k["scenario"], "langpair": k["langpair"],
-                    "type": k["type"], "valid": valid, "texts": _texts(row)})
+                    "type": k["type"], "valid": valid, "texts": _texts(row), "note": row.get("note") or ""})
     return out
 
 
@@ -161,12 +161,19 @@ def review_stats(sheets: list[dict], scenario: str, rows: list[dict]) -> dict | 
 
 
 def main() -> None:
-    """`make review N=...`: one blind sheet over both built datasets' test splits."""
+    """`make review N=...`: one blind sheet over both built datasets' test splits; with --reject, add a filled
+    sheet's invalid items to the rejects file (--into) that the builds leave out."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--per-stratum", type=int, default=5)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--out", type=Path, default=Path("data/review"))
+    parser.add_argument("--reject", nargs=2, action="append", metavar=("SHEET", "KEY"), default=[])
+    parser.add_argument("--into", type=Path, help="the rejects file (params: rejected_examples)")
     args = parser.parse_args()
+    if args.reject:
+        if args.into is None:
+            parser.error("--reject needs --into, the rejects file that params' rejected_examples names")
+        return add_rejects([(Path(s), Path(k)) for s, k in args.reject], args.into)
     rows = []
     for scenario in ("translation", "paraphrase"):
         path = Path("data/hallucigen") / scenario / "test.generation.parquet"
@@ -175,6 +182,16 @@ def main() -> None:
         rows += pq.read_table(path).to_pylist()
     n = export_review(rows, args.per_stratum, args.seed, args.out / "sheet.csv", args.out / "key.csv")
     print(f"{n} items: {args.out / 'sheet.csv'} (blind), key: {args.out / 'key.csv'}")
+
+
+def add_rejects(sheets: list[tuple[Path, Path]], path: Path) -> None:
+    """Add the items that filled (sheet, key) pairs judge invalid to the rejects file at ``path``."""
+    from tasks.hallucigen.rejects import reject_rows, write_rejects
+
+    judged = [{**j, **dict(zip(("source", "hyp_good", "hyp_bad"), j["texts"]))}
+              for sheet, key in sheets for j in read_review(sheet, key)]
+    rows = reject_rows(judged)
+    print(f"{len(rows)} of {len(judged)} judged items invalid; {path}: {write_rejects(path, rows)} rejects")
 
 
 if __name__ == "__main__":

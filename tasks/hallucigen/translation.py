@@ -32,6 +32,7 @@ from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.faithful import number_unlike_source, respelt_name
 from tasks.hallucigen.famous_names import drop_famous_swaps
+from tasks.hallucigen.rejects import drop_rejected, rejects_in
 from tasks.hallucigen.select import Candidate, balance_gender_directions, edit_side, select_balanced
 from tasks.hallucigen.spelling import colon_end, garbled, lower_start, misspelt
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
@@ -231,14 +232,15 @@ def drifting_keys(items: list[dict], lang: str, params: dict) -> set[str]:
 
 def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict:
     """What every direction shares: the PAWS-X items and their file tallies, the pawsx_edits edits
-    (``pawsx_examples``: that stage's examples.parquet) and the ACES candidates by direction."""
+    (``pawsx_examples``: that stage's examples.parquet), the ACES candidates by direction and the examples the
+    blind review rejected."""
     items, file_tallies, corpus = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
     items = with_similarity(items, params["entity_encoder"])
     aces, aces_tally = ({}, None)
     if params["use_aces"]:
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
     return {"items": items, "files": file_tallies, "edits": foundation_edits(pawsx_examples), "aces": aces,
-            "aces_tally": aces_tally, "corpus": corpus}
+            "aces_tally": aces_tally, "corpus": corpus, "rejects": rejects_in(params)}
 
 
 def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tuple[list[dict], dict, set]:
@@ -248,6 +250,7 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
     drop_famous_swaps(candidates, tallies["named-entity"], params.get("name_lm"))
     for cand in pool["aces"].get(direction, []):
         candidates[cand.type].append(cand)
+    rejected = drop_rejected(candidates, pool["rejects"])
     gender_dropped = balance_gender_directions(candidates, direction.split("-")[1],
                                                random.Random(f"{params['seed']}:gender:{direction}"))
     chosen, exhausted = select_balanced(candidates, params["sizes"],
@@ -257,6 +260,7 @@ def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tupl
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"applicability": {t: tallies[t].as_dict() for t in sorted(tallies)},
              "candidates": {t: len(c) for t, c in sorted(candidates.items())},
+             "removed_by_blind_review": rejected,
              "gender_dropped_for_direction_balance": gender_dropped,
              "selected": {split: _count_types(picked) for split, picked in chosen.items()},
              "exhausted_types": sorted(exhausted)}
