@@ -24,11 +24,15 @@ def write_blind_sheet(items: list[dict], sheet_fields: list[str], key_fields: li
     rows = sorted(items, key=lambda it: it["item"])
     random.Random(f"{seed}:sheet").shuffle(rows)
     for path, fields in ((sheet, sheet_fields), (key, key_fields)):
-        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
-            w = csv.DictWriter(fh, fields)
-            w.writeheader()
-            for it in rows:
-                w.writerow({f: it.get(f, "") for f in fields})
+        write_csv(path, fields, rows)
+
+
+def write_csv(path: Path, fields: list[str], rows: list[dict], lineterminator: str = "\r\n") -> None:
+    """``rows`` as CSV at ``path``, atomically: ``fields`` in order, blank where a row has no value."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fields, lineterminator=lineterminator)
+        w.writeheader()
+        w.writerows({f: r.get(f, "") for f in fields} for r in rows)
 
 
 def read_filled_sheet(path: Path, required: list[str]) -> list[tuple[int, dict]]:

@@ -20,6 +20,7 @@ from tasks.hallucigen.detokenize import detokenize, plain_text
     ("He won 6 : 4 and left at 10 : 30 -- late .", "He won 6:4 and left at 10:30 -- late."),  # a dash in words
     ("It became a cult - favorite on C - 311 ( April 27 , 1893 - May 8 , 1958 ) .",
      "It became a cult-favorite on C-311 (April 27, 1893 - May 8, 1958)."),  # compounds; a range keeps its spaces
+    ("It ran in `` The Avengers '' # 71 ( December 1969 ) .", 'It ran in "The Avengers" #71 (December 1969).'),
     ("Plain text, already fine.", "Plain text, already fine."),
 ])
 def test_detokenize_exact(tokenized, plain):
@@ -39,6 +40,9 @@ def test_the_edit_offset_follows_the_text():
     ('Il a dit : « oui » , puis " non " !', 'Il a dit : « oui », puis "non" !'),  # French keeps ' :' and ' !'
     ("Une superficie de 0,91 % , soit 12 -- 14 km .", "Une superficie de 0,91 %, soit 12–14 km."),
     ('Adam Surat (" Force intérieure") est un film .', 'Adam Surat ("Force intérieure") est un film.'),
+    ("le court métrage `` Autism Every Day '' , produit", 'le court métrage "Autism Every Day", produit'),
+    ("le court métrage `` Autism Every Day '', produit", 'le court métrage "Autism Every Day", produit'),
+    ("Long est né en Israël , migra en 1961 .", "Long est né en Israël, migra en 1961."),
 ])
 def test_french_and_german_lose_only_their_stray_spaces(spaced, plain):
     assert detokenize(spaced, english=False) == (plain, None)
@@ -47,7 +51,7 @@ def test_french_and_german_lose_only_their_stray_spaces(spaced, plain):
 def test_a_pawsx_row_as_plain_text():
     x_en = {"langpair": "fr-en", "hyp_good_origin": "pawsx", "source": "Il l'a dit , non ?",
             "hyp_good": "He said it , in 1990 .", "hyp_bad": "He did not say it , in 1990 .", "edit_start": 3}
-    assert plain_text(x_en) == {**x_en, "hyp_good": "He said it, in 1990.",
+    assert plain_text(x_en) == {**x_en, "source": "Il l'a dit, non ?", "hyp_good": "He said it, in 1990.",
                                 "hyp_bad": "He did not say it, in 1990.", "edit_start": 3}
     en_x = {"langpair": "en-de", "hyp_good_origin": "pawsx", "source": "He said it , in 1990 .",
             "hyp_good": "Er sagte es , 1990 .", "hyp_bad": "Er sagte es nicht , 1990 .", "edit_start": 14}

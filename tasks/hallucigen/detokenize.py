@@ -14,8 +14,8 @@ DIGITS = re.compile(r"\d")
 
 
 def _spaced(tokens: list[str], english: bool) -> list[tuple[bool, str]]:
-    """Each token as written: whether a space comes before it, and its text. A quote token ('``', "''" in English,
-    '"') opens a quote where the quotes so far are even ("'' Dead Gorgeous ''"), '``' always."""
+    """Each token as written: whether a space comes before it, and its text. A quote token ('``', "''", '"') opens a
+    quote where the quotes so far are even ("'' Dead Gorgeous ''"), '``' always."""
     glue_left, glue_right = (GLUE_LEFT, GLUE_RIGHT) if english else (TARGET_GLUE_LEFT, TARGET_GLUE_RIGHT)
     out: list[tuple[bool, str]] = []
     quotes, glue_next = 0, False
@@ -23,14 +23,16 @@ def _spaced(tokens: list[str], english: bool) -> list[tuple[bool, str]]:
         previous = tokens[i - 1] if i else ""
         following = tokens[i + 1] if i + 1 < len(tokens) else ""
         space, text = not glue_next, token
+        if token[:2] == "''" and token[2:] and not token[2:].isalnum():
+            text = '"' + token[2:]  # a closing quote glued to its punctuation: "`` Autism Every Day '',"
         glue_next = token in glue_right
-        if token == '"' or (english and token in ("``", "''")):
+        if token in ('"', "``", "''"):
             text = '"'
             if token == "``" or quotes % 2 == 0:
                 glue_next = True
             else:
                 space = False
-        elif token[:1] == '"' and quotes % 2 and not token[1:].isalnum():
+        elif text[:1] == '"' and quotes % 2 and not text[1:].isalnum():
             space = False  # a closing quote before its punctuation: '" Detection Unlimited ",'
         elif token in ('("', '["') and quotes % 2 == 0:
             glue_next = True  # an opening quote after its bracket: 'Adam Surat (" Force intérieure")'
@@ -40,6 +42,8 @@ def _spaced(tokens: list[str], english: bool) -> list[tuple[bool, str]]:
             space, glue_next = False, True  # a compound: 'cult - favorite', 'C - 311' ('1867 - April' is a range)
         elif token == ":" and previous[-1:].isdigit() and DIGITS.match(following):
             space, glue_next = False, True  # a score or time: '6 : 4' -> '6:4'
+        elif token == "#" and DIGITS.match(following):
+            glue_next = True  # an issue number: '" The Avengers " # 71' -> '"The Avengers" #71'
         elif token in glue_left or (english and token == "'" and previous[-1:] in ("s", "S")):
             space = False  # ... and a plural possessive ('the players ' union')
         quotes += text.count('"')
@@ -64,11 +68,11 @@ def detokenize(text: str, offset: int | None = None, english: bool = True) -> tu
 
 def plain_text(row: dict) -> dict:
     """A translation row built from PAWS-X as plain text: its English (the source of en->X, both hypotheses of
-    X->en) and the stray spaces of its French or German hypotheses, the edit's offset following the hypotheses.
-    Other rows are returned as they are."""
+    X->en) and the stray spaces of its French or German (the hypotheses of en->X, the source of X->en), the edit's
+    offset following the hypotheses. Other rows are returned as they are."""
     if row.get("hyp_good_origin") != "pawsx":
         return row
     english = row["langpair"].endswith("-en")
     good, start = detokenize(row["hyp_good"], row["edit_start"], english)
     plain = {**row, "hyp_good": good, "hyp_bad": detokenize(row["hyp_bad"], english=english)[0], "edit_start": start}
-    return plain if english else {**plain, "source": detokenize(row["source"])[0]}
+    return {**plain, "source": detokenize(row["source"], english=not english)[0]}

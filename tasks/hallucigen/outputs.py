@@ -58,21 +58,23 @@ def faithful_lines(stats: dict) -> list[str]:
     return ["", "Faithful hyp+:", "", *out] if out else []
 
 
+def _per_group(stats: dict, key: str) -> list[tuple[str, object]]:
+    """(direction or language, its ``key`` figure) for each group whose stats hold ``key``, sorted."""
+    groups = stats.get("directions") or stats
+    return [(g, v[key]) for g, v in sorted(groups.items()) if isinstance(v, dict) and key in v]
+
+
 def gender_balance_lines(stats: dict) -> list[str]:
     """How many gender candidates each group dropped so edits go as often towards women as towards men."""
-    groups = stats.get("directions") or stats
-    out = [f"- {g}: {v['gender_dropped_for_direction_balance']}" for g, v in sorted(groups.items())
-           if isinstance(v, dict) and "gender_dropped_for_direction_balance" in v]
+    out = [f"- {g}: {n}" for g, n in _per_group(stats, "gender_dropped_for_direction_balance")]
     return ["", "Gender candidates dropped so that as many edits go towards women as towards men (a hypothesis-only "
             "detector would otherwise learn that 'she' is the hallucination):", "", *out] if out else []
 
 
 def review_reject_lines(stats: dict, rejects: str | None) -> list[str]:
     """How many candidates each group left out because the blind review had rejected them (rejects.py)."""
-    groups = stats.get("directions") or stats
-    out = [f"- {g}: {v['removed_by_blind_review']['unfaithful_hyp_good']} on a hyp+ judged not faithful, "
-           f"{v['removed_by_blind_review']['rejected_edit']} edits judged invalid" for g, v in sorted(groups.items())
-           if isinstance(v, dict) and "removed_by_blind_review" in v]
+    out = [f"- {g}: {n['unfaithful_hyp_good']} on a hyp+ judged not faithful, {n['rejected_edit']} edits judged "
+           "invalid" for g, n in _per_group(stats, "removed_by_blind_review")]
     return ["", f"Candidates left out because the blind review rejected them (`{rejects}`):", "", *out] if (
         out and rejects) else []
 

@@ -3,7 +3,6 @@ HalluciGen release was annotated by hand in the same way (a hypothesis judged un
 verdict (hyp+ not faithful) rejects the source pair for every type, any other verdict that one edit."""
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,8 +10,7 @@ from pathlib import Path
 from tasks.errors import InputError
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.select import Candidate
-from tasks.io import atomic_path
-from tasks.sheets import item_id, read_filled_sheet
+from tasks.sheets import item_id, read_filled_sheet, write_csv
 
 REJECT_FIELDS = ["item", "scenario", "langpair", "type", "rules", "source", "hyp_good", "hyp_bad", "note"]
 RULES = re.compile(r"^\s*([1-5](?:\s*[,/&+]\s*[1-5])*)\b")
@@ -42,10 +40,7 @@ def write_rejects(path: Path, rows: list[dict]) -> int:
     replaces the earlier one), sorted by item; returns how many rows it holds."""
     merged = {r["item"]: r for _, r in (read_filled_sheet(path, REJECT_FIELDS) if Path(path).is_file() else [])}
     merged.update({r["item"]: r for r in rows})
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, REJECT_FIELDS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(merged[k] for k in sorted(merged))
+    write_csv(path, REJECT_FIELDS, [merged[k] for k in sorted(merged)], lineterminator="\n")
     return len(merged)
 
 
