@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 import spacy
 
-from tasks.edits.library import TYPES, Context, perturb
+from tasks.edits.context import Context
+from tasks.edits.library import TYPES, perturb
 from tasks.edits.result import Edit, Skip
 from tasks.hallucigen.entities import aligned_spans, name_spans, ner_spans, pool_of
 
@@ -878,7 +879,7 @@ def test_a_changed_month_keeps_its_day_possible_and_the_months_in_order(text, la
     giveaway), and a month keeps its order with the sentence's other months; beside the same month it is not
     changed ('sailing 12 January, arriving 16 September' from two Septembers was judged implausible)."""
     from tasks.edits import lexicons
-    from tasks.edits.library import month_choices
+    from tasks.edits.date import month_choices
 
     months = lexicons.words("months", lang)
     mentions = list(lexicons.pattern("months", lang).finditer(text))

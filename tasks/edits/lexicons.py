@@ -1,4 +1,5 @@
-"""The curated word lists of the perturbation library (tasks/edits/lexicon/<name>_<lang>.tsv)."""
+"""The curated word lists of the perturbation library: pairs (tasks/edits/lexicon/<name>_<lang>.tsv, columns a
+and b) and lists of one entry a line (tasks/edits/lexicon/<name>.txt; '#' lines are comments)."""
 from __future__ import annotations
 
 import csv
@@ -52,3 +53,22 @@ def pattern(name: str, lang: str) -> re.Pattern | None:
     if not keys:
         return None
     return re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def entries(name: str) -> tuple[str, ...]:
+    """The entries of lexicon/<name>.txt in file order, one a line as written; blank and '#' lines aside."""
+    with open(LEXICON_DIR / f"{name}.txt", encoding="utf-8") as fh:
+        lines = (line.rstrip("\r\n") for line in fh)
+        return tuple(line for line in lines if line and not line.startswith("#"))
+
+
+def entry_set(name: str) -> frozenset[str]:
+    """The entries of lexicon/<name>.txt as a set, for membership tests."""
+    return frozenset(entries(name))
+
+
+def alternation(name: str) -> str:
+    """The entries of lexicon/<name>.txt joined by '|' unescaped and in file order: the alternatives of a regex,
+    whose order decides which one matches first ('ancien' before 'ancienne')."""
+    return "|".join(entries(name))

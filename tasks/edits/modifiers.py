@@ -16,7 +16,7 @@ DETERMINERS = {
 }
 # Modifiers that add no content of their own (other, same, such, own, whole, many, ...) or only a judgement; and
 # ordinals and neighbours, whose claim needs a referent the sentence lacks ('the nearby city', 'le premier
-# district', 'die erste Serie': glued-on giveaways on the blind review).
+# district', 'die erste Serie' read as glued on).
 ORDINAL_OR_DEICTIC = {
     "en": {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
            "next", "previous", "nearby", "neighbouring", "neighboring", "real", "true"},
@@ -64,7 +64,7 @@ NOUN_STOP = {
            "moment", "cours", "lieu", "bord", "côté", "tour", "temps", "nombre", "plupart", "couple", "quantité"},
     "sv": {"gång", "tid", "stund", "sätt", "slags", "sorts", "del", "bit", "par", "antal", "rad", "mängd"},
 }
-# A modifier its noun already implies adds nothing ('the honest truth' was judged no hallucination).
+# A modifier its noun already implies adds nothing ('the honest truth' is no hallucination).
 PLEONASM = {"en": {("honest", "truth"), ("plain", "truth"), ("true", "fact"), ("true", "facts"), ("free", "gift"),
                    ("end", "result"), ("final", "outcome"), ("past", "history"), ("general", "consensus"),
                    ("added", "bonus"), ("close", "proximity"), ("unexpected", "surprise"), ("new", "innovation"),
@@ -73,7 +73,7 @@ PLEONASM = {"en": {("honest", "truth"), ("plain", "truth"), ("true", "fact"), ("
             "de": {("wahre", "Wahrheit"), ("reine", "Wahrheit")},
             "sv": {("sanna", "sanningen"), ("rena", "sanningen")}}
 # A unit of time before 'after'/'before' measures a span ('en dag efter att', 'a day after'): a modifier breaks the
-# measure ('en molnig dag efter att' was judged a giveaway and no longer fluent).
+# measure ('en molnig dag efter att' is no longer fluent).
 TIME_UNITS = {"en": {"day", "week", "month", "year", "hour", "minute", "decade"},
               "fr": {"jour", "semaine", "mois", "an", "année", "heure", "minute"},
               "de": {"tag", "woche", "monat", "jahr", "stunde", "minute"},
@@ -88,9 +88,9 @@ FUNCTION_WORDS = {"en": {"and", "or", "but", "of", "than", "that", "who", "which
                   "sv": {"och", "eller", "men", "av", "till", "som", "än", "att", "med", "för", "om"}}
 STEM = 4  # a modifier whose first letters start a word of the text repeats it ('En sittande man sitter')
 # Classifying (relational) and modal adjectives: a class or a possibility the source lacks reads as glued on
-# ('the political committee', 'un village civil', 'des produits pharmaceutiques', 'une moyenne pondérée' on the
-# blind review), where a size, a side or an age ('a short film', 'ein linker Nebenfluss') does not. Matched as
-# endings on a stem of three or more letters ('smal' and 'bel' stay); the words listed were judged glued on too.
+# ('the political committee', 'un village civil', 'des produits pharmaceutiques', 'une moyenne pondérée'), where a
+# size, a side or an age ('a short film', 'ein linker Nebenfluss') does not. Matched as endings on a stem of three
+# or more letters ('smal' and 'bel' stay); the words listed read as glued on too.
 RELATIONAL_ENDINGS = {
     "en": ("al", "ic", "ical", "ary", "able", "ible"),
     "fr": ("ique", "iques", "al", "ale", "ales", "aux", "el", "elle", "els", "elles", "aire", "aires", "able",
@@ -104,7 +104,7 @@ GLUED_ON = {"en": {"civil", "wrong", "illegitimate", "constant"},
             "fr": {"sonore", "sonores", "illégitime", "illégitimes"}, "de": set(), "sv": {"blek", "bleka", "blekt"}}
 # Nationality adjectives (stems; English writes them capitalised, which no modifier is): a nationality the source
 # lacks clashes with the places the sentence names ('le championnat suédois ... le championnat écossais', 'des
-# femmes iraniennes ... du Suriname' on the blind review), in a compound too ('la version nord-américaine').
+# femmes iraniennes ... du Suriname'), in a compound too ('la version nord-américaine').
 NATIONALITY = {
     "fr": ("français", "anglais", "allemand", "italien", "espagnol", "américain", "iranien", "écossais", "irlandais",
            "russe", "chinois", "japonais", "canadien", "suédois", "norvégien", "danois", "néerlandais", "belge",

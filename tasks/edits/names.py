@@ -6,6 +6,9 @@ import unicodedata
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+import gender_guesser.detector as gender_guesser
+from nicknames import NickNamer
+
 VARIANT_RATIO = 0.65  # 'McLennan'/'MacLennan' 0.94, 'König'/'King' 0.67; 'Jackson'/'Johnson' 0.57 is another name
 
 
@@ -27,8 +30,6 @@ FIRST_NAME_TITLES = {"sir", "saint", "st", "king", "queen", "prince", "princess"
 
 @lru_cache(maxsize=1)
 def _gender_detector():
-    import gender_guesser.detector as gender_guesser
-
     return gender_guesser.Detector(case_sensitive=False)
 
 
@@ -45,8 +46,6 @@ def first_name_gender(word: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _nicknames():
-    from nicknames import NickNamer
-
     return NickNamer()
 
 

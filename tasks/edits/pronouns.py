@@ -1,8 +1,14 @@
-"""The grammatical person of pronouns, so a pronoun edit changes the person of the only mention of its
-referent and never drops a first-person word into a third-person narrative ('He was survived by my wife')."""
+"""The pronoun edit: a pronoun changes its person (his -> my, them -> us, son -> mon), and only where it is the
+only mention of its referent and the new person fits the text: never a first-person word in a third-person
+narrative ('He was survived by my wife')."""
 from __future__ import annotations
 
 import re
+
+from tasks.edits.context import Context
+from tasks.edits.gender import swap_options
+from tasks.edits.result import Edit, Skip
+from tasks.edits.swap import match_case, replace_span
 
 # language: {person: forms}; ambiguous forms (German 'ihr', 'sie', Swedish 'den'/'det') count as the third
 # person, which only makes the checks stricter.
@@ -36,12 +42,12 @@ NAMING_VERBS = {"heter", "hette", "heiße", "heißt", "hieß", "heisst"}
 
 
 # a first person in quoted or reported speech is the speaker, whom a third person names just as well ('he told
-# The Literary Digest: My name ...' -> 'His name ...', judged no change)
+# The Literary Digest: My name ...' -> 'His name ...' changes nothing)
 SPEECH = re.compile(r"``|''|[\"“”«»„]|\b(?:said|says|say|told|tells|asked|replied|wrote|writes|stated|sagte|sagt"
                     r"|erklärte|schrieb|antwortete|dit|déclare|déclara|répondu|répondit|écrit|sa|säger|skrev)\b",
                     re.IGNORECASE)
 
-# a pronoun fixed in a formula: another person breaks it ('sorry for your loss' -> 'my loss' was judged a giveaway)
+# a pronoun fixed in a formula: another person breaks it ('sorry for your loss' -> 'my loss')
 FORMULA = re.compile(r"\b(?:your loss|my (?:god|goodness|gosh|lord)|herregud|mon dieu|mein gott)\b", re.IGNORECASE)
 
 
@@ -56,8 +62,8 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     """Why replacing the pronoun at ``text[start:end]`` by ``new`` would not read as a plain change of
     person, or None: another pronoun of the old person is left (the referent is still mentioned, 'he ... my
     papers'), the text never speaks in the new first or second person ('survived by my wife', and at the
-    opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; the blind review
-    rejected every such edit; a first person does fit a line said to a 'you'), an object would need to be
+    opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; a first person does
+    fit a line said to a 'you'), an object would need to be
     reflexive ('we voted for us'), or a gendered pronoun would name someone whose name may say otherwise ('Han
     heter Clementine'), or a speaker's first person would become a third person that still names the speaker
     (SPEECH), or the pronoun is part of a formula (FORMULA)."""
@@ -86,3 +92,20 @@ def _spoken_to(new_person: int, others: list[str], lang: str) -> bool:
     want from him?' -> 'from me?'), so pronoun edits run both ways in dialogue, not only me -> him, which a
     hypothesis-only language model spots by the rarer word alone."""
     return new_person == 1 and any(person(w, lang) == 2 for w in others)
+
+
+def _swap(text: str, ctx: Context, options: list[tuple[int, int, str]], type_: str) -> Edit:
+    start, end, new = ctx.rng.choice(options)
+    new = match_case(text[start:end], new)
+    return replace_span(text, start, end, new, type_, f"{text[start:end]}->{new}")
+
+
+def pronoun(text: str, ctx: Context) -> Edit | Skip:
+    """Change a pronoun's person (his -> my, them -> us, son -> mon), never to a form that may mean the same
+    (their, leur), and only where the new person fits the text (person_change_problem)."""
+    options = swap_options(text, ctx, "pronoun", {"PRP$": "my", "PRP": "me"})
+    if not options:
+        return Skip("no_candidate")
+    problems = [person_change_problem(text, s, e, new, ctx.lang) for s, e, new in options]
+    fitting = [o for o, problem in zip(options, problems) if problem is None]
+    return _swap(text, ctx, fitting, "pronoun") if fitting else Skip(problems[0])

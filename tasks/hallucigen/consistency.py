@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from tasks.edits import lexicons
 from tasks.edits.names import spelling_variant
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -97,8 +98,6 @@ def content_stems(text: str) -> set[str]:
 def reversed_polarity(source: str, hyp: str) -> bool:
     """hyp holds an antonym or a reversal ('in favour of' -> 'against', 'won' -> 'lost': lexicons antonym and
     reversal) of a word of the source that it does not keep."""
-    from tasks.edits import lexicons
-
     src, out = source.lower(), hyp.lower()
     rows = [(a.lower(), b.lower()) for a, b in lexicons.rows("antonym", "en") + lexicons.rows("reversal", "en")]
     pairs = rows + [(b, a) for a, b in rows]

@@ -7,6 +7,8 @@ import re
 import numpy as np
 from spacy.tokens import Doc
 
+from tasks.edits.context import PERSON_LABELS
+from tasks.edits.named_entity import entity_kind, genitive
 from tasks.edits.names import FIRST_NAME_KIND, first_name_gender
 
 NER_LABELS = {"en": {"PERSON", "GPE", "LOC", "ORG"}, "fr": {"PER", "LOC", "ORG"}}
@@ -63,8 +65,6 @@ def pool_of(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], lang: s
     """Pool key (entity_kind: the label, and for non-persons the word before) -> sorted distinct plausible
     names, and FIRST_NAME_KIND + gender -> the first names of full names of that certain gender; genitive forms
     (sv, de: 'RealNetworks digitala') are not pooled."""
-    from tasks.edits.library import PERSON_LABELS, entity_kind, genitive
-
     pool: dict[str, set] = {}
     for text, spans in spans_by_text:
         for start, end, label in spans:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tasks.edits.library import PERSON_LABELS
+from tasks.edits.context import PERSON_LABELS
 from tasks.hallucigen.select import Candidate
 from tasks.stats import Tally
 

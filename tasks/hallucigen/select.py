@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from tasks.detection_view import ordered_hypotheses
+from tasks.edits import lexicons
+from tasks.edits.gender_de import determiner_clashes as de_clashes
+from tasks.edits.gender_fr import determiner_clashes as fr_clashes
 from tasks.edits.library import TYPES
+from tasks.edits.pronouns import person
 from tasks.errors import PipelineError
 
 
@@ -182,8 +186,6 @@ def _alternate(queue: list[Candidate], side: Callable[[Candidate], object] | Non
 
 def towards_women(lang: str) -> Callable[[Candidate], object]:
     """The side of a candidate: for a gender edit, whether it goes towards the female form; else None."""
-    from tasks.edits import lexicons
-
     female = {b.lower() for _, b in lexicons.rows("gender", lang)}
     return lambda cand: (cand.type == "gender"
                          and cand.row["edit_detail"].split(",")[0].split("->")[-1].lower() in female)
@@ -193,8 +195,6 @@ def edit_side(lang: str) -> Callable[[Candidate], object]:
     """The side a type's queue alternates over: for a gender edit, whether it goes towards the female form; for a
     pronoun edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
     hallucinated: it spotted every 'me -> him' of the English build); else None."""
-    from tasks.edits.pronouns import person
-
     female = towards_women(lang)
 
     def side(cand: Candidate) -> object:
@@ -236,9 +236,6 @@ def target_lang(langpair: str) -> str:
 
 def gender_clashes(rows: list[dict]) -> list[str]:
     """'id: determiner noun' for every determiner-noun gender clash in a French or German gender hyp-."""
-    from tasks.edits.gender_de import determiner_clashes as de_clashes
-    from tasks.edits.gender_fr import determiner_clashes as fr_clashes
-
     check = {"fr": fr_clashes, "de": de_clashes}
     return [f"{r['id']}: {c}" for r in rows if r["type"] == "gender" and target_lang(r["langpair"]) in check
             for c in check[target_lang(r["langpair"])](r["hyp_bad"])]

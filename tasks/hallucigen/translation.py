@@ -16,17 +16,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from tasks.edits import lexicons, modifiers
-from tasks.edits.library import (
-    TYPES,
-    Context,
-    english_denial_gives_away,
-    past_beside_future,
-    perturb,
-    tense_with_past_date,
-    timeless_or_bounded,
-)
+from tasks.edits.context import Context
+from tasks.edits.library import TYPES, perturb
+from tasks.edits.negation import english_denial_gives_away
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
+from tasks.edits.tense import past_beside_future, tense_with_past_date, timeless_or_bounded
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.entities import aligned_spans, name_forms, name_vectors, ner_spans, pool_of
