@@ -2,7 +2,9 @@
 split with history h, or the few-shot system through the model client (DVC stages
 `charp_generate@<system>-<train h>-<eval h>` and `charp_fewshot@<eval h>`), in shards of turns
 (charp.generation.shard_rows) on the configured task runner: the thread pool here, or a Dask cluster
-(tasks/runners.py). Predictions do not depend on the runner.
+(tasks/runners.py). Predictions do not depend on the runner. Turns the few-shot client got no answer for
+follow tasks/models/client.py: all of them fail the stage and keep the previous outputs, some of them give one
+warning line.
 
     python -m flows.charp_generate <system> <train h> <eval h>
     python -m flows.charp_generate fewshot <eval h>
@@ -26,7 +28,7 @@ from tasks.charp.cells import (
 from tasks.charp.data import eval_turns, fewshot_demos
 from tasks.charp.generate import fewshot_cell, generate_beam, longest_input_first
 from tasks.io import write_json, write_parquet
-from tasks.models.client import summed_failures
+from tasks.models.client import check_client_failures, client_label, lost_in_client, summed_failures
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
 from tasks.params_schema import CharpGenerate, GpuLimit, as_dict, flow_params
@@ -34,6 +36,7 @@ from tasks.runners import on_configured_runner
 from tasks.schemas import CHARP_PREDICTION
 
 DATA = ROOT / "data"
+STAGE = "charp_generate"
 
 
 @task(name="generate-beam", cache_policy=NO_CACHE, tags=[GPU_TAG])
@@ -79,6 +82,14 @@ def merged(results: list[tuple[list[str], dict]]) -> tuple[list[str], dict]:
     return predictions, stats
 
 
+def check_client(cell: Cell, stats: dict, turns: int, client_params: dict) -> None:
+    """The client-failure rule (tasks/models/client.py) on a cell's merged figures, before anything is written;
+    a trained system has no client and nothing to check."""
+    if "client_failures" in stats:
+        check_client_failures(STAGE, lost_in_client(stats["client_failures"]), turns, f"turns of {cell}",
+                              client_label(client_params))
+
+
 @flow(name="charp-generate")
 def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate, gpu: GpuLimit) -> None:
     params = as_dict(params)
@@ -87,6 +98,7 @@ def charp_generate(system: str, train_h: str, eval_h: str, params: CharpGenerate
     rows = eval_turns(DATA, params, cell.eval_h)
     order = run_order(cell, rows, params)
     predictions, stats = merged([future.result() for future in submit_shards(cell, [rows[i] for i in order], params)])
+    check_client(cell, stats, len(rows), params["client"])
     by_row = dict(zip(order, predictions))
     write_parquet(prediction_rows(cell, rows, [by_row[i] for i in range(len(rows))]), CHARP_PREDICTION,
                   prediction_path(DATA, cell))
@@ -99,4 +111,4 @@ if __name__ == "__main__":
         args = ["fewshot", NO_TRAINING, args[1]]
     if len(args) != 3:
         raise SystemExit(__doc__)
-    run_flow(lambda: on_configured_runner(charp_generate)(**flow_params(charp_generate, *args)), name="charp_generate")
+    run_flow(lambda: on_configured_runner(charp_generate)(**flow_params(charp_generate, *args)), name=STAGE)

@@ -2,7 +2,9 @@
 evaluation set x detect.shard_rows rows) submitted side by side to the task runner: Prefect's thread pool in
 this process, or a Dask cluster when one is named (tasks/runners.py). Model shards are `gpu`-tagged tasks, at
 most detect.gpu_concurrency at once; e5 shards (a CPU-only engine) run beside them. Outputs do not depend on
-the runner or on completion order."""
+the runner or on completion order. Examples an LLM detector's client got no answer for follow
+tasks/models/client.py: all of them fail the stage and keep the previous outputs, some of them give one warning
+line."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,7 +15,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.main import run_flow
 from tasks.detectors.registry import active_detectors, check_detectors, holds_gpu
 from tasks.detectors.run import run_vote
-from tasks.detectors.shards import Shard, merge, plan, run_shard
+from tasks.detectors.shards import Shard, check_clients, merge, plan, run_shard
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT
@@ -52,6 +54,7 @@ def detect(params: Detect, root: Path = ROOT) -> None:
     shards = plan(detectors, sets, params["seed"], params.get("shard_rows"), params["llm"])
     futures = [submit_shard(shard, params["llm"]) for shard in shards]
     outputs, detector_stats = merge(shards, [future.result() for future in futures])
+    check_clients(detectors, detector_stats, list(sets), params["llm"])
     for name, spec in detectors.items():
         if spec["kind"] == "vote":
             outputs += [row for s in sets.values() for row in run_vote(name, spec["members"], s, outputs)]

@@ -25,4 +25,4 @@ def dialogue(dataset: str, params: DialogueBuild) -> None:
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
-    run_flow(lambda: dialogue(**flow_params(dialogue, sys.argv[1])), name="dialogue")
+    run_flow(lambda: dialogue(**flow_params(dialogue, sys.argv[1])), name=f"dialogue@{sys.argv[1]}")

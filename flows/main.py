@@ -10,18 +10,20 @@ from collections.abc import Callable
 from prefect.logging.handlers import PrefectConsoleHandler
 
 from tasks.errors import PipelineError
-from tasks.io import sweep_stale_temporaries
+from tasks.io import SCRATCH, sweep_stale_temporaries
 from tasks.params import ROOT
 
-ARTIFACT_ROOTS = (ROOT / "data", ROOT / "metrics")
+# Where a killed stage's temporaries are swept: the writers' scratch folder, and data/ and metrics/ for the
+# sibling temporaries of a writer whose target is on another filesystem than .scratch/ (tasks.io.temp_dir).
+ARTIFACT_ROOTS = (SCRATCH, ROOT / "data", ROOT / "metrics")
 
 
 def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
     """Run ``flow``; on a PipelineError exit 1 with one line naming the problem and no traceback.
 
-    Before the run, temporaries that a killed stage left among the artifacts are removed. Prefect still
-    marks the run failed (and sends its traceback to the API); the console shows no traceback for a
-    PipelineError. The line is printed at interpreter exit, after Prefect has stopped its temporary
+    Before the run, temporaries that a killed stage left (in .scratch/ or among the artifacts) are removed.
+    Prefect still marks the run failed (and sends its traceback to the API); the console shows no traceback for
+    a PipelineError. The line is printed at interpreter exit, after Prefect has stopped its temporary
     server and logged that, so it is the last line a researcher sees.
     """
     for path in sweep_stale_temporaries(*ARTIFACT_ROOTS):

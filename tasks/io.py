@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -14,7 +13,11 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-# Temporary siblings of the atomic writers: ".<name>.<writer pid>-<random>.tmp" (older ones lack the pid).
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Where the atomic writers keep the temporaries of targets under the project root: one git- and dvc-ignored
+# folder that no stage depends on, so a killed stage leaves nothing inside a DVC-tracked out.
+SCRATCH = PROJECT_ROOT / ".scratch"
+# Temporaries of the atomic writers: ".<name>.<writer pid>-<random>.tmp" (older ones lack the pid).
 TEMP_SIBLING = re.compile(r"^\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[a-z0-9_]{8}\.tmp$")
 
 
@@ -22,12 +25,28 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name}.{os.getpid()}-"
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary sibling path; move it onto ``path`` only if the block succeeds."""
+def temp_dir(path: str | Path) -> Path:
+    """The folder for the temporaries of ``path``: SCRATCH for a path under the project root (outside SCRATCH)
+    on SCRATCH's filesystem, e.g. data/dialogue/dstc11 -> .scratch/.dstc11.<pid>-<random>.tmp; otherwise the
+    path's own folder (a test's tmp dir, ~/.cache, a file inside another temporary). Creates both folders."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent)
+    parent = path.parent.resolve()
+    if not parent.is_relative_to(PROJECT_ROOT) or parent.is_relative_to(SCRATCH):
+        return path.parent
+    try:
+        SCRATCH.mkdir(exist_ok=True)
+        same_filesystem = SCRATCH.stat().st_dev == parent.stat().st_dev  # os.replace needs one filesystem
+    except OSError:
+        return path.parent
+    return SCRATCH if same_filesystem else path.parent
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path (in ``temp_dir(path)``); move it onto ``path`` only if the block succeeds."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=temp_dir(path))
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -51,17 +70,17 @@ def save_png(fig, path: str | Path) -> None:
 
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary sibling directory that replaces ``path`` only if the block succeeds; until then
-    the previous ``path`` stays as it was, and the swap itself is two renames."""
+    """Yield a temporary directory (in ``temp_dir(path)``) that replaces ``path`` only if the block succeeds;
+    until then the previous ``path`` stays as it was, and the swap itself is two renames."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent))
+    folder = temp_dir(path)
+    tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=folder))
     old = None
     try:
         yield tmp
         os.chmod(tmp, 0o755)
         if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent))
+            old = Path(tempfile.mkdtemp(prefix=_temp_prefix(path), suffix=".tmp", dir=folder))
             os.replace(path, old)
         try:
             os.replace(tmp, path)
@@ -77,9 +96,9 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
 
 
 def sweep_stale_temporaries(*roots: str | Path) -> list[Path]:
-    """Remove the atomic writers' temporary siblings under ``roots`` that no other live process owns (left
-    by a killed stage); call it before writing. Returns what was removed. Other files, and temporaries of
-    another running writer, stay."""
+    """Remove the atomic writers' temporaries under ``roots`` that no other live process owns (left by a
+    killed stage, e.g. .scratch/.dstc11.<dead pid>-k2x9qaz1.tmp); call it before writing. Returns what was
+    removed. Other files, and temporaries of another running writer, stay."""
     removed = []
     for root in map(Path, roots):
         for folder, dirs, files in os.walk(root):
@@ -153,9 +172,3 @@ def read_records(path: str | Path, name: str) -> list:
     except (json.JSONDecodeError, pa.ArrowInvalid, UnicodeDecodeError) as exc:
         raise InputError(f"{name}: unreadable ({exc})") from exc
     return data["data"] if isinstance(data, dict) and "data" in data else data
-
-
-def is_blank(value) -> bool:
-    """None, NaN, or a string with no content: an unusable raw text value."""
-    return value is None or (isinstance(value, float) and math.isnan(value)) or (
-        isinstance(value, str) and value.strip().lower() in ("", "nan"))

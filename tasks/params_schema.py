@@ -7,7 +7,6 @@ validates the sections a flow reads and fails with one line naming the key and t
 """
 from __future__ import annotations
 
-import importlib.util
 import inspect
 from functools import reduce
 from pathlib import Path
@@ -17,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from tasks.errors import ParamsError
 from tasks.params import PARAMS_FILE, load_params
+from tasks.params_rules import UNIQUE, SpacyModel, begin_labels, sums_to_one
 
 HallucinationType = Literal["addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym",
                             "tense", "negation", "natural"]
@@ -34,15 +34,6 @@ Count = Annotated[int, Field(ge=0)]
 Share = Annotated[float, Field(ge=0, le=1)]
 Seconds = Union[Annotated[int, Field(gt=0)], Annotated[float, Field(gt=0)]]
 Rate = Annotated[float, Field(gt=0)]
-
-
-def _installed_spacy_model(name: str) -> str:
-    if importlib.util.find_spec(name) is None:
-        raise ValueError(f"spaCy model {name!r} is not installed (pip install it, or name an installed one)")
-    return name
-
-
-SpacyModel = Annotated[str, AfterValidator(_installed_spacy_model)]
 
 
 class Strict(BaseModel):
@@ -88,16 +79,16 @@ class Sizes(Strict):
 class Fetch(Section):
     KEY = "fetch"
     mirror: str | None
-    sources: list[str] = Field(min_length=1)
+    sources: Annotated[list[str], UNIQUE] = Field(min_length=1)
     timeout_s: Seconds
 
 
 class PawsxEdits(Section):
     KEY = "pawsx_edits"
     seed: int
-    splits: list[PawsxSplit] = Field(min_length=1)
-    source_langs: list[Literal["fr", "de"]] = Field(min_length=1)
-    types: list[Literal["tense", "negation"]] = Field(min_length=1)
+    splits: Annotated[list[PawsxSplit], UNIQUE] = Field(min_length=1)
+    source_langs: Annotated[list[Literal["fr", "de"]], UNIQUE] = Field(min_length=1)
+    types: Annotated[list[Literal["tense", "negation"]], UNIQUE] = Field(min_length=1)
     lexical_negation_share: Share
     spacy_model: SpacyModel
     batch_size: PositiveInt
@@ -105,15 +96,15 @@ class PawsxEdits(Section):
 
 
 class Dstc11Options(Strict):
-    split_fractions: dict[str, Share]
+    split_fractions: Annotated[dict[str, Share], AfterValidator(sums_to_one)] = Field(min_length=1)
 
 
 class BeginOptions(Strict):
-    faithful: dict[Literal["2022", "2021"], list[str]]
+    faithful: Annotated[dict[Literal["2022", "2021"], list[str]], AfterValidator(begin_labels)]
 
 
 class FaithdialOptions(Strict):
-    splits: list[Literal["train", "valid", "test"]] = Field(min_length=1)
+    splits: Annotated[list[Literal["train", "valid", "test"]], UNIQUE] = Field(min_length=1)
 
 
 class CharpFiles(Strict):
@@ -122,9 +113,9 @@ class CharpFiles(Strict):
 
 class Dialogue(Section):
     KEY = "dialogue"
-    datasets: list[DialogueDataset] = Field(min_length=1)
+    datasets: Annotated[list[DialogueDataset], UNIQUE] = Field(min_length=1)
     seed: int
-    truncation: list[HistoryLength] = Field(min_length=1)
+    truncation: Annotated[list[HistoryLength], UNIQUE] = Field(min_length=1)
     dstc11: Dstc11Options
     begin: BeginOptions
     faithdial: FaithdialOptions
@@ -147,9 +138,9 @@ class ReviewSheet(Strict):
 class HallucigenTranslation(Section):
     KEY = "hallucigen_translation"
     seed: int
-    directions: list[Direction] = Field(min_length=1)
-    types: list[HallucinationType] = Field(min_length=1)
-    pawsx_splits: list[PawsxSplit] = Field(min_length=1)
+    directions: Annotated[list[Direction], UNIQUE] = Field(min_length=1)
+    types: Annotated[list[HallucinationType], UNIQUE] = Field(min_length=1)
+    pawsx_splits: Annotated[list[PawsxSplit], UNIQUE] = Field(min_length=1)
     pool_per_direction: PositiveInt
     entity_encoder: str
     name_lm: str | None = None
@@ -170,9 +161,9 @@ class HallucigenTranslation(Section):
 class HallucigenParaphrase(Section):
     KEY = "hallucigen_paraphrase"
     seed: int
-    languages: list[Literal["en", "sv"]] = Field(min_length=1)
-    types: list[HallucinationType] = Field(min_length=1)
-    shroom_files: list[str] = Field(min_length=1)
+    languages: Annotated[list[Literal["en", "sv"]], UNIQUE] = Field(min_length=1)
+    types: Annotated[list[HallucinationType], UNIQUE] = Field(min_length=1)
+    shroom_files: Annotated[list[str], UNIQUE] = Field(min_length=1)
     min_source_chars: Count
     pool_size: PositiveInt
     min_similarity: Share
@@ -186,7 +177,7 @@ class HallucigenParaphrase(Section):
     min_encoder_similarity: dict[Literal["en", "sv"], Share]
     confirm_encoder: str | None = None
     min_confirm_similarity: Share = 0.0
-    sweparaphrase_files: list[str] = Field(min_length=1)
+    sweparaphrase_files: Annotated[list[str], UNIQUE] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]
     balance_tolerance: Count
     max_type_share: Annotated[float, Field(ge=1)] | None
@@ -200,7 +191,7 @@ class HallucigenParaphrase(Section):
 class HallucigenLlm(Section):
     KEY = "hallucigen_llm"
     enabled: bool
-    sources_per_setting: PositiveInt
+    sources_per_setting: PositiveInt | None  # None: every test source
     translation_prompt: Literal["general", "mentions"]
     model: ModelClient
 
@@ -213,7 +204,7 @@ class LearnedHead(Strict):
 
 class DialogueCritic(Strict):
     split: Literal["dev"]  # BEGIN test is never read
-    c: list[Annotated[float, Field(gt=0)]] = Field(min_length=1)
+    c: Annotated[list[Annotated[float, Field(gt=0)]], UNIQUE] = Field(min_length=1)
     max_turns: PositiveInt | None
     valid_fraction: Annotated[float, Field(gt=0, lt=1)]
 
@@ -222,8 +213,8 @@ class TrainDetector(Section):
     KEY = "train_detector"
     seed: int
     base_model: str
-    directions: list[Direction] = Field(min_length=1)
-    types: list[HallucinationType] = Field(min_length=1)
+    directions: Annotated[list[Direction], UNIQUE] = Field(min_length=1)
+    types: Annotated[list[HallucinationType], UNIQUE] = Field(min_length=1)
     items_per_direction: PositiveInt
     learned: LearnedHead
     critic: DialogueCritic
@@ -261,7 +252,7 @@ class Detect(Section):
     KEY = "detect"
     seed: int
     gpu_concurrency: PositiveInt
-    eval_sets: list[EvalSetName] = Field(min_length=1)
+    eval_sets: Annotated[list[EvalSetName], UNIQUE] = Field(min_length=1)
     detectors: dict[str, DetectorSpec] = Field(min_length=1)
     llm: ModelClient
     shard_rows: PositiveInt | None = None  # rows per detect shard (tasks/detectors/shards.py); None: whole sets
@@ -280,7 +271,7 @@ class Bootstrap(Strict):
 
 class Ensemble(Strict):
     enabled: bool
-    members: list[str] = Field(min_length=1)
+    members: Annotated[list[str], UNIQUE] = Field(min_length=1)
     split_set: EvalSetName
     tuning_fraction: Annotated[float, Field(gt=0, lt=1)]
     c: Rate
@@ -300,7 +291,7 @@ class Nightly(Section):
     KEY = "nightly"
     cron: str
     timezone: str
-    targets: list[str] = Field(min_length=1)
+    targets: Annotated[list[str], UNIQUE] = Field(min_length=1)
     max_drop: Annotated[float, Field(ge=0)]
     history: str
 
@@ -325,9 +316,9 @@ class CharpSubsets(Strict):
 
 
 class CharpGrid(Strict):
-    systems: list[str] = Field(min_length=1)
-    train_h: list[HistoryLength] = Field(min_length=1)
-    eval_h: list[HistoryLength] = Field(min_length=1)
+    systems: Annotated[list[str], UNIQUE] = Field(min_length=1)
+    train_h: Annotated[list[HistoryLength], UNIQUE] = Field(min_length=1)
+    eval_h: Annotated[list[HistoryLength], UNIQUE] = Field(min_length=1)
 
 
 class CharpSystem(Strict):

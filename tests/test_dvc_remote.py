@@ -46,10 +46,9 @@ def test_fresh_clone_pulls_everything_and_repro_runs_nothing(pushed, s3_env, tmp
     assert "Data and pipelines are up to date." in run(["dvc", "status", *TARGETS], clone, s3_env).stdout
 
 
-@pytest.mark.xfail(strict=True, reason="known limitation: dvc pull --run-cache does not fetch a stage's cache: false "
-                   "outputs (metrics/*.json), so restore finds them missing and reruns the stage; every stage "
-                   "here but fetch (persist: no run-cache at all) has one. The committed dvc.lock is what "
-                   "restores a clone (test above).")
+@pytest.mark.xfail(strict=True, reason="known limitation: DVC keeps no run-cache for a stage with persistent outputs, "
+                   "and every out is persist: true (a killed stage keeps its previous outputs), so restore finds "
+                   "no entry and reruns the stage. The committed dvc.lock is what restores a clone (test above).")
 def test_run_cache_restores_a_stage_the_lock_file_does_not_know(pushed, s3_env, tmp_path):
     """A worker whose dvc.lock lacks a stage (nobody committed it) still runs nothing: the run-cache pulled
     from the remote names the outputs of the same command, deps and params, and `repro --pull` fetches them

@@ -168,8 +168,9 @@ def test_test_profiles_set_only_known_keys_to_valid_values(tmp_path, base, test_
     assert all(validate_section(raw, name) for name in SECTIONS)
 
 
-@pytest.mark.parametrize("profile", ["offline", "paper"])
+@pytest.mark.parametrize("profile", ["offline", "full", "paper"])
 def test_every_profile_gives_valid_params(tmp_path, profile):
+    """Each profile validates (full's `sources_per_setting: null`, every test source, was refused)."""
     from tasks.profiles import apply_profile
 
     params = tmp_path / "params.yaml"
@@ -178,7 +179,7 @@ def test_every_profile_gives_valid_params(tmp_path, profile):
     raw = load_params(path=params)
     valid = {name: as_dict(validate_section(raw, name)) for name in SECTIONS}
     coerced = [name for name in SECTIONS if valid[name] != raw[name]]
-    assert coerced == ([] if profile == "offline" else ["train_detector"])
+    assert coerced == ([] if profile in ("offline", "full") else ["train_detector"])
     if profile == "paper":  # ruamel writes 2e-05, a string to PyYAML (YAML 1.1): the schema makes it a float
         assert (raw["train_detector"]["learning_rate"], valid["train_detector"]["learning_rate"]) == ("2e-05", 2e-05)
 

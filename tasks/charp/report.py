@@ -17,8 +17,10 @@ HEAD = {"bleu": "BLEU", "bertscore_gold": "BERTScore gold", "bertscore_knowledge
         "critic": "Critic"}
 
 
-def _h_order(h: str) -> tuple[int, int]:
-    return (0, 0) if h == "full" else (1, -int(h))
+def _h_order(h: str) -> tuple[int, int, str]:
+    """A total order of history values: full first, then by turns, most first; equal counts by spelling
+    (e.g. full, 3, 2, 0)."""
+    return (0, 0, h) if h == "full" else (1, -int(h), h)
 
 
 def _eval_hs(cells) -> list[str]:

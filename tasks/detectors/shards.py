@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from tasks.detectors.registry import build_detector, pair_only
 from tasks.detectors.run import applicable_rows, idle_figures, run_detector
-from tasks.models.client import summed_failures
+from tasks.models.client import check_client_failures, client_label, lost_in_client, summed_failures
 from tasks.scoring.eval_sets import EvalSet
 
 COUNTED = ("examples", "no_answer")  # per-shard run figures that add up
@@ -102,3 +102,15 @@ def merge(shards: list[Shard], results: list[tuple[list[dict], dict, dict]]) -> 
             mine["client_failures"] = summed_failures(mine.get("client_failures", {}),
                                                       {k: n for k, n in counts.items() if k != "unparsable"})
     return rows, stats
+
+
+def check_clients(detectors: dict, stats: dict, set_names: list[str], llm_params: dict) -> None:
+    """The client-failure rule (tasks/models/client.py) per LLM prompt detector, in params order, over the
+    examples of every set it ran on (merged figures of ``merge``), before anything is written."""
+    for name, spec in detectors.items():
+        mine = stats.get(name, {})
+        if spec["kind"] != "llm_prompt" or "client_failures" not in mine:
+            continue
+        total = sum(mine.get(s, {}).get("examples", 0) for s in set_names)
+        check_client_failures("detect", lost_in_client(mine["client_failures"]), total, f"examples of {name}",
+                              client_label(llm_params))

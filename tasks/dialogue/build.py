@@ -27,15 +27,32 @@ def load_dialogue(dataset: str, params: dict, raw_root: Path) -> LoadResult:
         raise PipelineError(f"dataset '{dataset}' needs data/raw/{{{','.join(missing)}}}: add them to "
                             "params.yaml fetch.sources (the paper profile does) or remove the dataset from "
                             "dialogue.datasets")
-    config = params["options"]
+    result = _load(dataset, params["options"], params["seed"], Path(raw_root))
+    require_turns(dataset, result)
+    return result
+
+
+def _load(dataset: str, config: dict, seed: int, raw_root: Path) -> LoadResult:
     if dataset == "dstc11":
-        return load_dstc11(Path(raw_root) / "dstc11-track5", config["split_fractions"], params["seed"])
+        return load_dstc11(raw_root / "dstc11-track5", config["split_fractions"], seed)
     if dataset == "begin":
-        return load_begin(Path(raw_root), config["faithful"])
+        return load_begin(raw_root, config["faithful"])
     if dataset == "faithdial":
-        return load_faithdial(Path(raw_root) / "faithdial", config["splits"])[0]
-    valid, counts = load_faithdial(Path(raw_root) / "faithdial", ["valid"])
-    return load_charp(Path(raw_root) / "charp", config["files"], valid.splits["valid"], counts["valid"])
+        return load_faithdial(raw_root / "faithdial", config["splits"])[0]
+    valid, counts = load_faithdial(raw_root / "faithdial", ["valid"])
+    return load_charp(raw_root / "charp", config["files"], valid.splits["valid"], counts["valid"])
+
+
+def require_turns(dataset: str, result: LoadResult) -> None:
+    """A build that keeps no turn fails (the previous data/dialogue/<dataset> stays): empty raw files must
+    never replace a built dataset with an empty one."""
+    if any(result.splits.values()):
+        return
+    read = {file: tally.read for file, tally in sorted(result.tallies.items())}
+    reasons = sorted({r["reason"] for r in result.rejects})
+    raise PipelineError(f"dataset '{dataset}': no turn kept ({sum(read.values())} rows read"
+                        + (f", rejected as {', '.join(reasons)}" if reasons else "")
+                        + f"); data/dialogue/{dataset} is left as it was")
 
 
 @task(name="load-dialogue", cache_policy=NO_CACHE, task_run_name="load-{dataset}")

@@ -4,12 +4,14 @@ into train/valid/test by dialogue (instances sharing a first user turn are one d
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from pathlib import Path
 
 from tasks.dialogue.turns import SEEKER, WIZARD, LoadResult, make_turn
 from tasks.errors import InputError
 from tasks.io import read_records
+from tasks.rows import BadField, boolean, mapping, sequence, text
 
 SOURCE = "dstc11-track5"
 SPEAKERS = {"U": SEEKER, "S": WIZARD}
@@ -35,9 +37,8 @@ def dialogue_key(log: list[dict]) -> str:
 
 
 def assign_splits(keys: list[str], fractions: dict[str, float], seed: int) -> dict[str, str]:
-    """Split distinct dialogue keys (sorted, then seeded shuffle) by the given fractions, in their order."""
-    if abs(sum(fractions.values()) - 1.0) > 1e-9:
-        raise ValueError(f"split fractions {fractions} do not sum to 1")
+    """Split distinct dialogue keys (sorted, then seeded shuffle) by the given fractions, in their order
+    (params validation guarantees they sum to 1)."""
     ordered = sorted(set(keys))
     random.Random(seed).shuffle(ordered)
     out, start = {}, 0
@@ -49,23 +50,64 @@ def assign_splits(keys: list[str], fractions: dict[str, float], seed: int) -> di
     return out
 
 
+def _named(log) -> bool:
+    """A non-empty list of turn objects whose first text is a string (it names the dialogue)."""
+    return (isinstance(log, list) and bool(log) and all(isinstance(t, dict) for t in log)
+            and isinstance(log[0].get("text"), str))
+
+
+def _instance_problem(log, label, seen: set[str]) -> str | None:
+    """Why an instance gives no turn, checked in order: its label is not an object, target is not a JSON
+    boolean ('false' as a string is not false), the turn needs no knowledge, the same log and label came
+    before, the log is not a list of U/S turns ending on the user, a turn's text is missing or not a string;
+    else None."""
+    try:
+        target = boolean(mapping(label, "label").get("target"), "target")
+        if target and label.get("knowledge") is not None:
+            sequence(label["knowledge"], "knowledge")
+    except BadField as bad:
+        return bad.reason
+    if not target:
+        return "not_knowledge_grounded"
+    content = json.dumps([log, label], sort_keys=True, ensure_ascii=False)
+    if content in seen:
+        return "duplicate_instance"
+    seen.add(content)
+    if (not isinstance(log, list) or not log or not all(isinstance(t, dict) for t in log)
+            or log[-1].get("speaker") != "U" or any(t.get("speaker") not in SPEAKERS for t in log)):
+        return "malformed_history"
+    for turn in log:
+        try:
+            text(turn.get("text"), "history_turn")
+        except BadField as bad:
+            return bad.reason
+    return None
+
+
+def _records(path: Path, name: str, kind: type) -> list | dict:
+    records = read_records(path, name)
+    if not isinstance(records, kind):
+        raise InputError(f"{name}: must hold a JSON {'list' if kind is list else 'object'}, "
+                         f"not {type(records).__name__}")
+    return records
+
+
 def load_dstc11(raw_dir: Path, fractions: dict[str, float], seed: int) -> LoadResult:
-    """Read val/logs.json, val/labels.json and knowledge.json; every instance is kept or rejected."""
+    """Read val/logs.json, val/labels.json and knowledge.json; every instance is kept or rejected with the
+    reason and its index in labels.json."""
     raw_dir = Path(raw_dir)
-    logs = read_records(raw_dir / "val" / "logs.json", f"{SOURCE}/val/logs.json")
-    labels = read_records(raw_dir / "val" / "labels.json", f"{SOURCE}/val/labels.json")
-    knowledge = read_records(raw_dir / "knowledge.json", f"{SOURCE}/knowledge.json")
+    logs = _records(raw_dir / "val" / "logs.json", f"{SOURCE}/val/logs.json", list)
+    labels = _records(raw_dir / "val" / "labels.json", f"{SOURCE}/val/labels.json", list)
+    knowledge = _records(raw_dir / "knowledge.json", f"{SOURCE}/knowledge.json", dict)
     if len(logs) != len(labels):
         raise InputError(f"{SOURCE}/val: logs.json has {len(logs)} instances, labels.json {len(labels)}")
     file = "val/labels.json"
-    result = LoadResult()
-    split_of = assign_splits([dialogue_key(log) for log in logs if log], fractions, seed)
+    result, seen = LoadResult(), set()
+    split_of = assign_splits([dialogue_key(log) for log in logs if _named(log)], fractions, seed)
     for index, (log, label) in enumerate(zip(logs, labels)):
-        if not label.get("target"):
-            result.reject(SOURCE, file, index, "not_knowledge_grounded")
-            continue
-        if not log or log[-1].get("speaker") != "U" or any(t.get("speaker") not in SPEAKERS for t in log):
-            result.reject(SOURCE, file, index, "malformed_history")
+        reason = _instance_problem(log, label, seen)
+        if reason:
+            result.reject(SOURCE, file, index, reason)
             continue
         snippets = [resolve_snippet(knowledge, ref) for ref in label.get("knowledge") or []]
         if not snippets or any(s is None for s in snippets):

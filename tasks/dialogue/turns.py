@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tasks.io import is_blank
+from tasks.rows import BadField, optional_text, text
 from tasks.stats import Tally
 
 SEEKER, WIZARD = "seeker", "wizard"
@@ -43,16 +43,16 @@ def alternating_history(texts: list[str]) -> list[dict]:
 def make_turn(*, id: str, split: str, dialogue_id: str, history: list[dict], knowledge, response,
               source: str, file: str, index: int, original_response=None, begin=None, vrm=None,
               fine_label=None, faithful=None) -> dict | str:
-    """A DIALOGUE_TURN row, or the reason the inputs cannot make one."""
-    if is_blank(response):
-        return "empty_response"
-    if is_blank(knowledge):
-        return "empty_knowledge"
-    if any(is_blank(t["text"]) for t in history):
-        return "empty_history_turn"
-    return {"id": id, "split": split, "dialogue_id": dialogue_id,
-            "history": [{"speaker": t["speaker"], "text": t["text"].strip()} for t in history],
-            "knowledge": knowledge.strip(), "response": response.strip(),
-            "original_response": None if is_blank(original_response) else original_response.strip(),
+    """A DIALOGUE_TURN row, or the reason the inputs cannot make one: a text field that is missing or not a
+    string, checked in the order response, knowledge, history (e.g. a response 123 is 'response_not_a_string')."""
+    try:
+        response = text(response, "response")
+        knowledge = text(knowledge, "knowledge")
+        history = [{"speaker": t["speaker"], "text": text(t["text"], "history_turn")} for t in history]
+        original_response = optional_text(original_response, "original_response")
+    except BadField as bad:
+        return bad.reason
+    return {"id": id, "split": split, "dialogue_id": dialogue_id, "history": history, "knowledge": knowledge,
+            "response": response, "original_response": original_response,
             "begin": begin, "vrm": vrm, "fine_label": fine_label, "faithful": faithful,
             "provenance": {"source": source, "file": file, "index": index}}

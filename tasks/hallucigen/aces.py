@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tasks.hallucigen.select import Candidate
 from tasks.io import read_records
+from tasks.rows import BadField, mapping, text
 from tasks.stats import Tally
 
 # ACES phenomenon -> HalluciGen type (overview §2: the types other than tense and negation come from ACES).
@@ -32,23 +33,35 @@ def aces_candidates(path: Path, directions: list[str]) -> tuple[dict[str, list[C
     out: dict[str, list[Candidate]] = {}
     tally = Tally()
     for index, row in enumerate(read_records(path, "aces/challenge_set.jsonl")):
-        type_ = PHENOMENA.get(row.get("phenomena"))
-        fields = [row.get(k) for k in ("source", "good-translation", "incorrect-translation")]
-        if row.get("langpair") not in directions:
-            tally.reject("other_langpair")
-        elif type_ is None:
-            tally.reject("unmapped_phenomenon")
-        elif any(not isinstance(f, str) or not f.strip() for f in fields):
-            tally.reject("empty_text")
-        elif fields[1].strip() == fields[2].strip():
-            tally.reject("good_equals_incorrect")
-        else:
-            tally.keep()
-            source, good, bad = (f.strip() for f in fields)
-            out.setdefault(row["langpair"], []).append(Candidate(
-                key=source, type=type_,
-                row={"scenario": "translation", "langpair": row["langpair"], "source": source, "hyp_good": good,
-                     "hyp_bad": bad, "type": type_, "edit_from": None, "edit_to": None, "edit_start": None,
-                     "edit_detail": f"aces:{row['phenomena']}", "origin": f"aces:{index}",
-                     "hyp_good_origin": "aces"}))
+        parsed = _aces_row(row, directions)
+        if isinstance(parsed, str):
+            tally.reject(parsed)
+            continue
+        tally.keep()
+        type_, (source, good, bad) = parsed
+        out.setdefault(row["langpair"], []).append(Candidate(
+            key=source, type=type_,
+            row={"scenario": "translation", "langpair": row["langpair"], "source": source, "hyp_good": good,
+                 "hyp_bad": bad, "type": type_, "edit_from": None, "edit_to": None, "edit_start": None,
+                 "edit_detail": f"aces:{row['phenomena']}", "origin": f"aces:{index}",
+                 "hyp_good_origin": "aces"}))
     return out, tally
+
+
+def _aces_row(row, directions: list[str]) -> tuple[str, tuple[str, str, str]] | str:
+    """(type, (source, good, incorrect)) of a usable row, or why it is not: another language pair, an unmapped
+    phenomenon, a text that is missing or not a string, a good translation equal to the incorrect one."""
+    try:
+        row = mapping(row, "row")
+    except BadField as bad:
+        return bad.reason
+    type_ = PHENOMENA.get(row["phenomena"]) if isinstance(row.get("phenomena"), str) else None
+    if row.get("langpair") not in directions:
+        return "other_langpair"
+    if type_ is None:
+        return "unmapped_phenomenon"
+    try:
+        texts = tuple(text(row.get(k), "text") for k in ("source", "good-translation", "incorrect-translation"))
+    except BadField as bad:
+        return bad.reason
+    return "good_equals_incorrect" if texts[1] == texts[2] else (type_, texts)

@@ -1,9 +1,12 @@
 """The LLM generation path: hyp+/hyp- from a model with the overview's prompts (Tables 9 and 10), for
-sources of the built datasets. Empty or unparsable completions are counted rejects, never crashes."""
+sources of the built datasets. Empty or unparsable completions are counted rejects, never crashes; a source
+with a prompt the client got no answer for is rejected with the client's reason (e.g.
+client_failure:timeout_or_connection)."""
 from __future__ import annotations
 
 import re
 
+from tasks.models.client import REJECT_PREFIX
 from tasks.stats import Tally
 
 LANGUAGE = {"en": "English", "fr": "French", "de": "German", "sv": "Swedish"}
@@ -62,11 +65,16 @@ def generation_prompts(rows: list[dict], variant: str) -> list[tuple[dict, list[
 def generate(rows: list[dict], client, variant: str, model_label: str) -> tuple[list[dict], Tally]:
     """Generated examples (type natural: model output) for the source rows, and the accounting."""
     jobs = generation_prompts(rows, variant)
-    completions = iter(client.complete([p for _, prompts in jobs for p in prompts]))
+    flat = [p for _, prompts in jobs for p in prompts]
+    completions = iter(client.complete(flat))
+    reasons = iter(getattr(client, "call_failures", None) or [None] * len(flat))
     tally, out = Tally(), []
     for row, prompts in jobs:
         answers = [next(completions) for _ in prompts]
-        if row["scenario"] == "paraphrase":
+        failed = [r for r in (next(reasons) for _ in prompts) if r]
+        if failed:
+            parsed = REJECT_PREFIX + failed[0]
+        elif row["scenario"] == "paraphrase":
             parsed = parse_paraphrase(answers[0])
         else:
             tgt = LANGUAGE[row["langpair"].split("-")[1]]

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from tasks.detectors.similarity import pair_similarities
 from tasks.edits import modifiers
-from tasks.edits.library import TYPES, Context, perturb
+from tasks.edits.context import Context
+from tasks.edits.library import TYPES, perturb
 from tasks.edits.result import Edit
 from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
@@ -20,7 +21,8 @@ from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.select import Candidate
 from tasks.hallucigen.spelling import lower_start
-from tasks.io import is_blank, read_records
+from tasks.io import read_records
+from tasks.rows import BadField, mapping, text
 from tasks.stats import Tally
 
 
@@ -48,20 +50,30 @@ def shroom_items(shroom_dir: Path, files: list[str]) -> tuple[dict[str, list[dic
     for file in files:
         tally = Tally()
         for index, item in enumerate(read_records(shroom_dir / file, f"shroom/{file}")):
-            if not isinstance(item, dict) or item.get("task") != "PG":
-                tally.reject("not_pg_task")
-            elif is_blank(item.get("src")) or not isinstance(item.get("src"), str):
-                tally.reject("empty_src")
-            elif is_blank(item.get("hyp")) or not isinstance(item.get("hyp"), str):
-                tally.reject("empty_hyp")
-            elif item.get("label") is not None and item.get("label") not in SHROOM_LABELS:
-                tally.reject("bad_label")
-            else:
-                tally.keep()
-                by_source.setdefault(item["src"].strip(), []).append(
-                    {"hyp": item["hyp"].strip(), "label": item.get("label"), "origin": f"shroom:{file}:{index}"})
+            parsed = _shroom_item(item)
+            if isinstance(parsed, str):
+                tally.reject(parsed)
+                continue
+            tally.keep()
+            src, hyp = parsed
+            by_source.setdefault(src, []).append({"hyp": hyp, "label": item.get("label"),
+                                                  "origin": f"shroom:{file}:{index}"})
         tallies[file] = tally.as_dict()
     return by_source, tallies
+
+
+def _shroom_item(item) -> tuple[str, str] | str:
+    """(src, hyp) of a PG item, or why it is unusable: another task, a src or hyp that is missing or not a
+    string ('empty_src', 'hyp_not_a_string'), a label outside SHROOM_LABELS."""
+    if not isinstance(item, dict) or item.get("task") != "PG":
+        return "not_pg_task"
+    try:
+        src, hyp = text(item.get("src"), "src"), text(item.get("hyp"), "hyp")
+    except BadField as bad:
+        return bad.reason
+    if item.get("label") is not None and item.get("label") not in SHROOM_LABELS:
+        return "bad_label"
+    return src, hyp
 
 
 def rank_sources(sources: list[str], min_chars: int) -> list[str]:
@@ -182,33 +194,43 @@ def swedish_pairs(raw_root: Path, params: dict) -> tuple[list[dict], dict, list[
     for file in params["sweparaphrase_files"]:
         tally = Tally()
         for index, row in enumerate(read_records(Path(raw_root) / "sweparaphrase" / file, f"sweparaphrase/{file}")):
-            if is_blank(row.get("sentence_1")) or is_blank(row.get("sentence_2")):
-                tally.reject("empty_text")
+            pair = _text_pair(row, "sentence_1", "sentence_2")
+            if isinstance(pair, str):
+                tally.reject(pair)
                 continue
-            texts.append((row["sentence_1"].strip(), row["sentence_2"].strip()))
+            texts.append(pair)
             if row.get("label") != 5.0:
                 tally.reject("below_top_similarity")
             else:
                 tally.keep()
-                pairs.append({"source": row["sentence_1"].strip(), "good": row["sentence_2"].strip(),
-                              "origin": f"sweparaphrase:{file}:{index}"})
+                pairs.append({"source": pair[0], "good": pair[1], "origin": f"sweparaphrase:{file}:{index}"})
         tallies[f"sweparaphrase/{file}"] = tally.as_dict()
     tally = Tally()
     for index, row in enumerate(read_records(Path(raw_root) / "turku-paraphrase-sv" / "test.json",
                                              "turku-paraphrase-sv/test.json")):
-        label = str(row.get("label", ""))
-        if is_blank(row.get("txt1")) or is_blank(row.get("txt2")):
-            tally.reject("empty_text")
+        pair = _text_pair(row, "txt1", "txt2")
+        if isinstance(pair, str):
+            tally.reject(pair)
             continue
-        texts.append((row["txt1"].strip(), row["txt2"].strip()))
+        texts.append(pair)
+        label = str(row.get("label", ""))
         if label == "4":
             tally.keep()
-            pairs.append({"source": row["txt1"].strip(), "good": row["txt2"].strip(),
-                          "origin": f"turku:test.json:{index}"})
+            pairs.append({"source": pair[0], "good": pair[1], "origin": f"turku:test.json:{index}"})
         else:
             tally.reject("flagged_label" if label.startswith("4") else "below_top_similarity")
     tallies["turku-paraphrase-sv/test.json"] = tally.as_dict()
     return pairs, tallies, texts
+
+
+def _text_pair(row, first: str, second: str) -> tuple[str, str] | str:
+    """The row's two stripped texts, or why there are none: 'row_not_an_object', 'empty_text' or
+    'text_not_a_string'."""
+    try:
+        row = mapping(row, "row")
+        return text(row.get(first), "text"), text(row.get(second), "text")
+    except BadField as bad:
+        return bad.reason
 
 
 def swedish_pair_problem(source: str, good: str, max_added: float) -> str | None:

@@ -5,7 +5,8 @@ import csv
 from pathlib import Path
 
 from tasks.errors import InputError
-from tasks.io import is_blank, read_records
+from tasks.io import read_records
+from tasks.rows import BadField, mapping, text
 from tasks.stats import Tally
 
 
@@ -33,16 +34,26 @@ def ingest_published(raw_dir: Path, scenario: str, settings: list[str]) -> tuple
         records = read_records(path, f"hallucigen/{file}") if file.endswith(".jsonl") else _csv_rows(path)
         tally = Tally()
         for item in records:
-            label = item.get("label") if split == "trial" else None
-            if any(is_blank(item.get(k)) for k in ("source", "hyp1", "hyp2")):
-                tally.reject("empty_text")
-            elif split == "trial" and label not in ("hyp1", "hyp2"):
-                tally.reject("bad_label")
-            else:
-                tally.keep()
-                rows.append({"id": f"published:{langpair}:{split}:{item.get('id')}", "scenario": scenario,
-                             "langpair": langpair, "split": split, "source": item["source"].strip(),
-                             "hyp1": item["hyp1"].strip(), "hyp2": item["hyp2"].strip(),
-                             "type": item.get("type") or None, "label": label})
+            parsed = _published_row(item, split)
+            if isinstance(parsed, str):
+                tally.reject(parsed)
+                continue
+            tally.keep()
+            rows.append({"id": f"published:{langpair}:{split}:{item.get('id')}", "scenario": scenario,
+                         "langpair": langpair, "split": split, **parsed, "type": item.get("type") or None,
+                         "label": item.get("label") if split == "trial" else None})
         tallies[file] = tally.as_dict()
     return rows, tallies
+
+
+def _published_row(item, split: str) -> dict | str:
+    """The stripped source, hyp1 and hyp2 of a published row, or why it is unusable: 'empty_text' or
+    'text_not_a_string' for any of them, 'bad_label' for a trial row not labelled hyp1/hyp2."""
+    try:
+        item = mapping(item, "row")
+        parsed = {k: text(item.get(k), "text") for k in ("source", "hyp1", "hyp2")}
+    except BadField as bad:
+        return bad.reason
+    if split == "trial" and item.get("label") not in ("hyp1", "hyp2"):
+        return "bad_label"
+    return parsed

@@ -10,7 +10,9 @@ import urllib.request
 
 
 class OpenAIChatClient:
-    """POST {base_url}/chat/completions for each prompt; failures are counted by reason, never raised."""
+    """POST {base_url}/chat/completions for each prompt; failures are counted by reason, never raised.
+    ``call_failures`` holds, per prompt of the latest ``complete``, why no answer came back (a reason counted in
+    ``failures``, e.g. "timeout_or_connection"), or None when the model answered (an empty answer included)."""
 
     def __init__(self, base_url: str, model: str, api_key_env: str | None = "OPENAI_API_KEY", timeout_s: float = 60,
                  retries: int = 3, backoff_s: float = 1.0, max_tokens: int = 256):
@@ -19,6 +21,7 @@ class OpenAIChatClient:
         self.max_tokens = max_tokens
         self._key_env = api_key_env
         self.failures: dict[str, int] = {}
+        self.call_failures: list[str | None] = []
 
     def _count(self, reason: str) -> None:
         self.failures[reason] = self.failures.get(reason, 0) + 1
@@ -30,7 +33,8 @@ class OpenAIChatClient:
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def _post(self, prompt: str) -> str | None:
+    def _post(self, prompt: str) -> tuple[str | None, str | None]:
+        """(the completion, None); (None, None) for an empty one; (None, why no answer came back)."""
         body = json.dumps({"model": self.model, "temperature": 0, "max_tokens": self.max_tokens,
                            "messages": [{"role": "user", "content": prompt}]}).encode("utf-8")
         last = "http_error"
@@ -56,14 +60,16 @@ class OpenAIChatClient:
                 content = payload["choices"][0]["message"]["content"]
             except (KeyError, IndexError, TypeError):
                 self._count("malformed_response")
-                return None
+                return None, "malformed_response"
             if not isinstance(content, str) or not content.strip():
                 self._count("empty_completion")
-                return None
-            return content.strip()
+                return None, None
+            return content.strip(), None
         self._count(last)
-        return None
+        return None, last
 
     def complete(self, prompts: list[str]) -> list[str | None]:
-        return [self._post(p) for p in prompts]
+        answers = [self._post(p) for p in prompts]
+        self.call_failures = [reason for _, reason in answers]
+        return [text for text, _ in answers]
 

@@ -70,13 +70,15 @@ class LocalChatClient:
     ``choose`` scores allowed answers by their log-probability instead of parsing free text. The tokens every
     prompt of a call starts with (few-shot demonstrations, judge examples) are run once and their key/value
     cache is reused by every batch. Prompts run in batches of similar length (less padding); answers come back
-    in prompt order."""
+    in prompt order. ``call_failures`` is the per-prompt failure list of the latest ``complete`` (all None: a
+    local model always answers, an empty answer is counted as empty_completion in ``failures``)."""
 
     scores_answers = True
 
     def __init__(self, model: str = SMOLLM2, max_new_tokens: int = 64, batch_size: int = 8, int8: bool = False):
         self.model_name, self.max_new_tokens, self.batch_size, self.int8 = model, max_new_tokens, batch_size, int8
         self.failures: dict[str, int] = {}
+        self.call_failures: list[str | None] = []
 
     def _encode(self, tokenizer, prompts: list[str], prefix: str) -> list[list[int]]:
         texts = [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
@@ -104,6 +106,7 @@ class LocalChatClient:
                 if not text:
                     self.failures["empty_completion"] = self.failures.get("empty_completion", 0) + 1
                 out[i] = text or None
+        self.call_failures = [None] * len(out)
         return out
 
     def choose(self, prompts: list[str], options: list[str], prefix: str = "") -> list[tuple[int, list[float]]]:

@@ -21,6 +21,7 @@ from tasks.edits.checks import check_retag, check_span, retag_text
 from tasks.edits.negation import negation_edit
 from tasks.edits.result import Edit, Skip
 from tasks.edits.tense import dataset_tense_edit
+from tasks.errors import PipelineError
 from tasks.pawsx.reader import PawsRow, file_accounting, read_pawsx
 from tasks.stats import Tally
 
@@ -133,6 +134,10 @@ def build_examples(raw_dir: Path, params: dict, parse: Parser, tag: Parser, marg
                         details[f"{langpair}/{type_}"][detail] += 1
                         result.examples.append(_example(edit, src.sentence1, langpair, lang, split, row.id))
 
+    if not result.examples:
+        read = sum(stats["read"] for stats in file_stats.values())
+        raise PipelineError(f"PAWS-X: no example built from {read} rows read in {sorted(file_stats)}; "
+                            "data/pawsx_edits is left as it was")
     result.examples.sort(key=lambda e: (e["langpair"], e["type"], e["pawsx_split"], int(e["pawsx_id"])))
     result.detection = [_detection_view(e, seed) for e in result.examples]
     result.stats = _stats(file_stats, slots, details, len(result.examples))

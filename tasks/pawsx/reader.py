@@ -5,10 +5,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tasks.errors import InputError
+from tasks.rows import MISSING_TEXT as NO_TEXT
+from tasks.rows import BadField, decoded_lines, integer_text
 from tasks.stats import Tally
 
 HEADER = ["id", "sentence1", "sentence2", "label"]
-MISSING_TEXT = {"", "nan", "none", "null", "ns"}
+MISSING_TEXT = NO_TEXT | {"ns"}  # PAWS-X also writes 'NS' for a missing sentence
 
 
 @dataclass(frozen=True)
@@ -30,46 +32,51 @@ class RowReject:
 
 def read_pawsx(path: str | Path, name: str | None = None,
                required: tuple[str, ...] = ("sentence1", "sentence2")) -> tuple[list[PawsRow], list[RowReject], Tally]:
-    """Parse a PAWS-X file. Bad rows (bytes that are not UTF-8, wrong field count, empty or NaN text in a
-    ``required`` column, duplicate id, label not 0/1) are rejected with their line; a missing file or
-    header is an InputError naming the file."""
-    path = Path(path)
+    """Parse a PAWS-X file. Bad rows (bytes that are not UTF-8, wrong field count, an id that is not a
+    number, empty or NaN text in a ``required`` column, duplicate id, label not 0/1) are rejected with their
+    line; a missing file or header is an InputError naming the file."""
     name = name or str(path)
-    if not path.is_file():
-        raise InputError(f"{name}: file not found")
     rows, rejects, tally, seen = [], [], Tally(), set()
-    with open(path, "rb") as fh:
-        header = _decode(fh.readline())
-        if header is None or header.rstrip("\r\n").split("\t") != HEADER:
-            shown = header.rstrip("\r\n").split("\t") if header is not None else "(not UTF-8)"
-            raise InputError(f"{name}: line 1: header {shown} is not {HEADER}")
-        for line_no, raw in enumerate(fh, start=2):
-            line = _decode(raw)
-            if line is None:
-                row_id = _decode(raw.split(b"\t", 1)[0]) or ""
-                tally.reject("non_utf8")
-                rejects.append(RowReject(name, line_no, row_id, "non_utf8"))
-                continue
-            fields = line.rstrip("\r\n").split("\t")
-            reason, row_id = None, fields[0] if fields else ""
-            if len(fields) != len(HEADER):
-                reason = "malformed_row"
-            elif not row_id.strip():
-                reason = "missing_id"
-            elif any(fields[HEADER.index(col)].strip().lower() in MISSING_TEXT for col in required):
-                reason = "empty_sentence"
-            elif row_id in seen:
-                reason = "duplicate_id"
-            elif fields[3].strip() not in ("0", "1"):
-                reason = "bad_label"
-            if reason:
-                tally.reject(reason)
-                rejects.append(RowReject(name, line_no, row_id, reason))
-                continue
-            seen.add(row_id)
-            tally.keep()
-            rows.append(PawsRow(row_id, fields[1].strip(), fields[2].strip(), int(fields[3]), line_no))
+    lines = decoded_lines(path, name)
+    header = next(lines, (1, b"", ""))[2]
+    if header is None or header.rstrip("\r\n").split("\t") != HEADER:
+        shown = header.rstrip("\r\n").split("\t") if header is not None else "(not UTF-8)"
+        raise InputError(f"{name}: line 1: header {shown} is not {HEADER}")
+    for line_no, raw, line in lines:
+        if line is None:
+            tally.reject("non_utf8")
+            row_id = raw.split(b"\t", 1)[0].decode("utf-8", "replace")
+            rejects.append(RowReject(name, line_no, row_id, "non_utf8"))
+            continue
+        fields = line.rstrip("\r\n").split("\t")
+        reason, row_id = _row_problem(fields, required, seen), fields[0]
+        if reason:
+            tally.reject(reason)
+            rejects.append(RowReject(name, line_no, row_id, reason))
+            continue
+        seen.add(row_id)
+        tally.keep()
+        rows.append(PawsRow(row_id, fields[1].strip(), fields[2].strip(), int(fields[3]), line_no))
     return rows, rejects, tally
+
+
+def _row_problem(fields: list[str], required: tuple[str, ...], seen: set[str]) -> str | None:
+    """Why a row cannot be used (a PAWS-X id is a decimal number: '6', never 'x6'), or None."""
+    if len(fields) != len(HEADER):
+        return "malformed_row"
+    if not fields[0].strip():
+        return "missing_id"
+    try:
+        integer_text(fields[0], "id")
+    except BadField as bad:
+        return bad.reason
+    if any(fields[HEADER.index(col)].strip().lower() in MISSING_TEXT for col in required):
+        return "empty_sentence"
+    if fields[0] in seen:
+        return "duplicate_id"
+    if fields[3].strip() not in ("0", "1"):
+        return "bad_label"
+    return None
 
 
 def file_accounting(tally: Tally, rejects: list[RowReject]) -> dict:
@@ -78,11 +85,3 @@ def file_accounting(tally: Tally, rejects: list[RowReject]) -> dict:
     for r in rejects:
         lines.setdefault(r.reason, []).append(r.line)
     return {**tally.as_dict(), "rejected_lines": dict(sorted(lines.items()))}
-
-
-def _decode(raw: bytes) -> str | None:
-    """The UTF-8 text of one line, or None when its bytes are not UTF-8."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None

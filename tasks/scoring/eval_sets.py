@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 
 from tasks.detection_view import ordered_hypotheses
 from tasks.errors import InputError
-from tasks.io import is_blank, read_records
+from tasks.io import read_records
+from tasks.rows import BadField, text
 from tasks.stats import Tally
 
 SHROOM_FILES = {"shroom-val": ["val.model-agnostic.json", "val.model-aware.v2.json"], "shroom-trial": ["trial-v1.json"]}
@@ -27,9 +28,13 @@ class EvalSet:
     tally: Tally = field(default_factory=Tally)
 
     def add(self, row: dict, text_keys: tuple[str, ...]) -> None:
-        """Keep ``row`` unless a text is blank (a counted reject)."""
-        if any(is_blank(row.get(k)) for k in text_keys):
-            self.tally.reject("empty_text")
+        """Keep ``row`` unless a text is blank or not a string (a counted reject: 'empty_text',
+        'text_not_a_string')."""
+        try:
+            for key in text_keys:
+                text(row.get(key), "text")
+        except BadField as bad:
+            self.tally.reject(bad.reason)
             return
         self.tally.keep()
         self.rows.append(row)

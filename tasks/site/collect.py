@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from tasks.charp.cells import Cell
-from tasks.charp.report import _eval_hs, _systems
+from tasks.charp.report import METRICS, _eval_hs, _systems
 from tasks.site.word_diff import word_diff
 
 SCENARIOS = ("translation", "paraphrase")
@@ -161,6 +161,12 @@ def detector_pages(root: Path, max_errors: int) -> list[dict]:
     return pages
 
 
+def _metric_order(metric: str) -> tuple[int, str]:
+    """The grid's column order, a total one: the report's metrics in its order, then every other metric by name
+    (e.g. bleu, critic, judge_2, judge_7)."""
+    return (METRICS.index(metric) if metric in METRICS else len(METRICS), metric)
+
+
 def charp(root: Path, eval_dataset: str, eval_split: str, per_cell: int) -> dict | None:
     """The grid table (rows system and train h, columns eval h), the plot, and sample predictions per cell
     beside the gold response, the knowledge and the history the system saw."""
@@ -169,9 +175,7 @@ def charp(root: Path, eval_dataset: str, eval_split: str, per_cell: int) -> dict
         return None
     cells = {Cell.parse(name): values for name, values in summary["cells"].items()}
     eval_hs, systems = _eval_hs(cells), _systems(cells)
-    metrics = sorted({m for c in cells.values() for m, v in c.items() if m != "n" and v is not None},
-                     key=lambda m: ["bleu", "bertscore_gold", "bertscore_knowledge", "critic"].index(m)
-                     if m in ("bleu", "bertscore_gold", "bertscore_knowledge", "critic") else 9)
+    metrics = sorted({m for c in cells.values() for m, v in c.items() if m != "n" and v is not None}, key=_metric_order)
     grid = [{"system": s, "train_h": th, "values": [[cells.get(Cell(s, th, h), {}).get(m) for m in metrics]
                                                     for h in eval_hs]} for s, th in systems]
     samples = []
