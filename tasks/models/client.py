@@ -77,6 +77,7 @@ def _counts(lost: dict[str, int]) -> str:
 def _to_run_logs(message: str) -> None:
     """``message`` as a warning in the current Prefect run's logs (API and UI only: the console has the plain
     line); nothing outside a run."""
+    # Prefect is imported here, not at the top: the GPU-machine benchmark path uses the clients without Prefect.
     from prefect import get_run_logger
     from prefect.exceptions import MissingContextError
     from prefect.logging.handlers import APILogHandler
