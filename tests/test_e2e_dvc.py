@@ -264,7 +264,7 @@ def test_paper_profile_wires_faithdial_and_charp(built, env):
         proc = _run([sys.executable, "-m", "flows.dialogue", "charp"], built, env, check=False)
         assert proc.returncode == 1
         assert proc.stderr.strip().splitlines()[-1].startswith(
-            "ERROR dialogue: dataset 'charp' needs data/raw/{charp,faithdial}")
+            "ERROR dialogue@charp: dataset 'charp' needs data/raw/{charp,faithdial}")
         shutil.copytree(ROOT / "tests/fixtures/faithdial", raw / "faithdial")
         shutil.copytree(ROOT / "tests/fixtures/charp", raw / "charp")
         params = yaml.safe_load(params_file.read_text())
