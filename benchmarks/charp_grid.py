@@ -61,8 +61,8 @@ def score(params: dict) -> str:
     import bert_score  # noqa: F401
     from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer  # noqa: F401
 
+    from tasks.charp.grid_scores import cell_metrics, judge_grid, metrics_json
     from tasks.charp.report_files import write_reports
-    from tasks.charp.scoring import cell_metrics, judge_grid, metrics_json
 
     cells = cells_with_turns(DATA, params)
     with ThreadPoolExecutor(2) as pool:

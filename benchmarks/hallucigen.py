@@ -12,17 +12,19 @@ from tasks.params import ROOT
 BUILD = """
 import time
 t0 = time.perf_counter()
-from flows.hallucigen_translation import RAW
+from flows.hallucigen_tasks import RAW
+from tasks.hallucigen.paraphrase import build_language
 from tasks.hallucigen.sources import load_models
-from tasks.hallucigen.translation import build_translation
-from tasks.hallucigen.paraphrase import build_paraphrase
+from tasks.hallucigen.translation import build_direction, merge_directions, translation_pool
 from tasks.params import ROOT, load_params
 for _ in range({runs}):
     t = time.perf_counter()
     models = load_models(["en", "fr"])
-    rows_t, _, _ = build_translation(RAW, load_params("hallucigen_translation"), models,
-                                   ROOT / "data" / "pawsx_edits" / "examples.parquet")
-    rows_p, _, _ = build_paraphrase(RAW, load_params("hallucigen_paraphrase"), models["en"])
+    tp = load_params("hallucigen_translation")
+    pool = translation_pool(RAW, tp, ROOT / "data" / "pawsx_edits" / "examples.parquet")
+    rows_t, _, _ = merge_directions(pool, tp, [build_direction(d, pool, models, tp) for d in tp["directions"]])
+    pp = load_params("hallucigen_paraphrase")
+    rows_p = [r for lang in pp["languages"] for r in build_language(lang, RAW, pp, models["en"])[0]]
     print(f"build: {{time.perf_counter() - t:.1f}} s "
           f"({{len(rows_t)}} translation + {{len(rows_p)}} paraphrase examples)")
 print(f"process total: {{time.perf_counter() - t0:.1f}} s")

@@ -9,8 +9,8 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
 from tasks.charp.cells import cells_with_turns
+from tasks.charp.grid_scores import cell_metrics, judge_grid, metrics_json
 from tasks.charp.report_files import write_reports
-from tasks.charp.scoring import cell_metrics, judge_grid, metrics_json
 from tasks.io import atomic_dir, write_json
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT

@@ -3,17 +3,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prefect import flow, get_run_logger
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
 from tasks.errors import PipelineError
-from tasks.fetch.fetch import fetch_source_task, resolve_mirror
-from tasks.fetch.registry import load_registry, read_lock
+from tasks.fetch.fetch import fetch_source, resolve_mirror
+from tasks.fetch.registry import Source, load_registry, read_lock
 from tasks.io import atomic_dir, write_json
 from tasks.params import ROOT
 from tasks.params_schema import Fetch, flow_params
 
 OUT_DIR = ROOT / "data" / "raw"
+
+
+@task(name="fetch-source", cache_policy=NO_CACHE, task_run_name="fetch-{source.name}")
+def fetch_source_task(source: Source, mirror: Path | None, out_dir: Path, lock: dict, timeout: float) -> dict:
+    entry = fetch_source(source, mirror, out_dir, lock, timeout)
+    origin = "mirror" if mirror is not None and source.mirror is not None else "upstream"
+    get_run_logger().info("%s: %d files verified (from %s)", source.name, len(entry["files"]), origin)
+    return entry
 
 
 @flow(name="fetch")

@@ -9,19 +9,12 @@ from pathlib import Path
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.hallucigen_tasks import RAW, finish_dataset
 from flows.main import run_flow
-from tasks.hallucigen.fingerprint import encoder_fingerprints
-from tasks.hallucigen.outputs import write_hallucigen_task
 from tasks.hallucigen.paraphrase import build_language
-from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.review import published_review_stats, review_stats
-from tasks.hallucigen.source_blind import source_blind_task
-from tasks.hallucigen.sources import load_models, model_ids, source_lines
-from tasks.params import ROOT
+from tasks.hallucigen.sources import load_models, model_ids
 from tasks.params_schema import HallucigenParaphrase, as_dict, flow_params
 from tasks.runners import on_configured_runner
-
-RAW = ROOT / "data" / "raw"
 
 
 @task(name="build-language", cache_policy=NO_CACHE)
@@ -44,18 +37,12 @@ def build(params: dict) -> tuple[list[dict], dict, dict[str, set]]:
 
 @flow(name="hallucigen-paraphrase")
 def hallucigen_paraphrase(params: HallucigenParaphrase) -> None:
+    """pool -> filters -> perturb -> select per language (``build``), then gates -> write (``finish_dataset``)."""
     params = as_dict(params)
     rows, stats, exhausted = build(params)
-    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "paraphrase", params["languages"])
-    stats["sources"] = source_lines(["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"])
-    stats["encoder_fingerprints"] = encoder_fingerprints([params[k] for k in ("encoder", "encoder_sv",
-                                                                              "entity_encoder", "confirm_encoder")])
-    if params["source_blind"]["enabled"]:
-        stats["source_blind"] = source_blind_task(rows, params)
-    stats["review"] = review_stats(params["review_sheets"], "paraphrase", rows)
-    stats["published_review"] = published_review_stats(params["published_review"], published)
-    write_hallucigen_task("paraphrase", rows, published, stats, params, exhausted,
-                          ROOT / "data" / "hallucigen" / "paraphrase", ROOT / "metrics" / "hallucigen_paraphrase.json")
+    finish_dataset("paraphrase", rows, stats, exhausted, params, params["languages"],
+                   ["shroom", "sweparaphrase", "turku-paraphrase-sv", "hallucigen"],
+                   [params[k] for k in ("encoder", "encoder_sv", "entity_encoder", "confirm_encoder")])
 
 
 if __name__ == "__main__":

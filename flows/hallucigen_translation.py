@@ -7,19 +7,13 @@ from __future__ import annotations
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.hallucigen_tasks import RAW, finish_dataset
 from flows.main import run_flow
-from tasks.hallucigen.fingerprint import encoder_fingerprints
-from tasks.hallucigen.outputs import write_hallucigen_task
-from tasks.hallucigen.published import ingest_published
-from tasks.hallucigen.review import published_review_stats, review_stats
-from tasks.hallucigen.source_blind import source_blind_task
-from tasks.hallucigen.sources import load_models, model_ids, source_lines
+from tasks.hallucigen.sources import load_models, model_ids
 from tasks.hallucigen.translation import build_direction, merge_directions, translation_pool
 from tasks.params import ROOT
 from tasks.params_schema import HallucigenTranslation, as_dict, flow_params
 from tasks.runners import on_configured_runner
-
-RAW = ROOT / "data" / "raw"
 
 
 @task(name="build-direction", cache_policy=NO_CACHE)
@@ -40,18 +34,12 @@ def build(params: dict) -> tuple[list[dict], dict, dict[str, set]]:
 
 @flow(name="hallucigen-translation")
 def hallucigen_translation(params: HallucigenTranslation) -> None:
+    """pool -> filters -> perturb -> select per direction (``build``), then gates -> write (``finish_dataset``)."""
     params = as_dict(params)
     rows, stats, exhausted = build(params)
-    published, stats["published_files"] = ingest_published(RAW / "hallucigen", "translation", params["directions"])
-    stats["sources"] = source_lines(["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []))
-    stats["encoder_fingerprints"] = encoder_fingerprints([params["entity_encoder"], params["confirm_encoder"]])
-    if params["source_blind"]["enabled"]:
-        stats["source_blind"] = source_blind_task(rows, params)
-    stats["review"] = review_stats(params["review_sheets"], "translation", rows)
-    stats["published_review"] = published_review_stats(params["published_review"], published)
-    write_hallucigen_task("translation", rows, published, stats, params, exhausted,
-                          ROOT / "data" / "hallucigen" / "translation",
-                          ROOT / "metrics" / "hallucigen_translation.json")
+    finish_dataset("translation", rows, stats, exhausted, params, params["directions"],
+                   ["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []),
+                   [params["entity_encoder"], params["confirm_encoder"]])
 
 
 if __name__ == "__main__":

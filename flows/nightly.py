@@ -29,7 +29,7 @@ from tasks.io import atomic_path
 from tasks.params import ROOT
 from tasks.params_schema import Nightly, as_dict, flow_params, load_stage_params
 from tasks.remote import default_remote, sync
-from tasks.scoring.history import (
+from tasks.scoring.metrics_log import (
     append_history,
     compare,
     flatten,

@@ -11,9 +11,10 @@ from prefect.cache_policies import NO_CACHE
 from flows.main import run_flow
 from tasks.detectors.critic import begin_pairs, critic_split
 from tasks.detectors.learned import save_head, train_head
+from tasks.detectors.splits import items_per_direction, split_by_item
 from tasks.detectors.train import train_cross_encoder
-from tasks.detectors.training_pairs import items_per_direction, split_by_item, training_pairs
 from tasks.hallucigen.sources import load_models, model_ids
+from tasks.hallucigen.training_pairs import training_pairs
 from tasks.io import atomic_dir, write_json
 from tasks.models.gpu_limit import GPU_TAG, ensure_gpu_limit
 from tasks.params import ROOT

@@ -13,6 +13,8 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tasks.errors import InputError, SchemaError
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Where the atomic writers keep the temporaries of targets under the project root: one git- and dvc-ignored
 # folder that no stage depends on, so a killed stage leaves nothing inside a DVC-tracked out.
@@ -136,8 +138,6 @@ def write_json(obj: object, path: str | Path) -> None:
 
 def check_columns(rows: list[dict], schema: pa.Schema, path: str | Path) -> None:
     """Every row has exactly the schema's columns; else a SchemaError naming the file, row and column."""
-    from tasks.errors import SchemaError
-
     names = set(schema.names)
     for i, row in enumerate(rows):
         if row.keys() != names:
@@ -157,8 +157,6 @@ def write_parquet(rows: list[dict], schema: pa.Schema, path: str | Path) -> None
 
 def read_records(path: str | Path, name: str) -> list:
     """Rows of a raw JSON (a list, or {"data": [...]}), JSON Lines or parquet file; errors name the file."""
-    from tasks.errors import InputError
-
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{name}: file not found")

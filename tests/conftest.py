@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from tasks.ops.repo_copy import copy_repo
+from tests.chat_server import chat_server
+from tests.models.helpers import Handler
 from tests.prefect_server import prefect_server
 from tests.repo_copy import run, stage_env
 
@@ -47,6 +49,14 @@ def mirror() -> Path:
     if not (MIRROR / "MANIFEST.tsv").is_file():
         pytest.fail(f"raw-data mirror not found at {MIRROR}; set HALLUCI_RAW_MIRROR")
     return MIRROR
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A chat server with canned answers and failures (tests.models.helpers.Handler), for the HTTP client and
+    the LLM generation tests."""
+    with chat_server(Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

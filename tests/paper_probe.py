@@ -1,5 +1,5 @@
 """The paper path's pieces, run in a subprocess whose HF_ENDPOINT points at the local Hub (huggingface_hub
-reads it at import). Prints one JSON object of what each piece produced; tests/test_paper_hub.py checks it.
+reads it at import). Prints one JSON object of what each piece produced; tests/e2e/test_paper_hub.py checks it.
 
 Usage: python -m tests.paper_probe fetch <raw dir> <lock tsv>   (fetch aces, faithdial, charp; pin or verify)
        python -m tests.paper_probe models <work dir> <raw dir>  (ACES mapping, loaders, NLI, T5, critic)

@@ -1,5 +1,7 @@
-"""Atomic writers: a failed or killed write leaves the previous artifact, and the temporaries a killed
-writer leaves behind are swept on the next start (only theirs, and only when their writer is gone)."""
+"""tasks/io.py: atomic writers (a failed or killed write leaves the previous artifact, and the temporaries a
+killed writer leaves behind are swept on the next start, only theirs and only when their writer is gone), and
+strict rows (write_parquet refuses a row whose keys differ from the schema, naming file, row and column,
+writing nothing)."""
 from __future__ import annotations
 
 import os
@@ -8,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
-from tasks.io import atomic_dir, sweep_stale_temporaries
+from tasks.errors import SchemaError
+from tasks.io import atomic_dir, sweep_stale_temporaries, write_parquet
+from tasks.schemas import CHARP_PREDICTION
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLED_WRITER = """
@@ -85,3 +90,23 @@ def test_sweep_removes_only_the_atomic_writers_temporaries(tmp_path):
     finally:
         live.kill()
         live.wait()
+
+
+ROW = {"id": "t1", "system": "smollm2", "train_h": "full", "eval_h": "0", "prediction": "Yes."}
+
+
+def test_exact_rows_are_written(tmp_path):
+    write_parquet([ROW, {**ROW, "id": "t2"}], CHARP_PREDICTION, tmp_path / "p.parquet")
+    assert [r["id"] for r in pq.read_table(tmp_path / "p.parquet").to_pylist()] == ["t1", "t2"]
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({k: v for k, v in ROW.items() if k != "prediction"}, r"p\.parquet: row 1: missing column 'prediction'$"),
+    ({**ROW, "predicton": "typo"}, r"p\.parquet: row 1: column 'predicton' not in the schema$"),
+    ({**{k: v for k, v in ROW.items() if k != "eval_h"}, "evalh": "0"},
+     r"row 1: missing column 'eval_h'; column 'evalh' not in the schema$"),
+])
+def test_a_row_with_other_keys_is_an_error_naming_row_and_column(tmp_path, bad, message):
+    with pytest.raises(SchemaError, match=message):
+        write_parquet([ROW, bad], CHARP_PREDICTION, tmp_path / "p.parquet")
+    assert list(tmp_path.iterdir()) == []

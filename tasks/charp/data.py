@@ -7,11 +7,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from tasks.dialogue.truncate import variant_file
 from tasks.errors import InputError
-
-
-def variant_file(data: Path, dataset: str, split: str, h) -> Path:
-    return Path(data) / "dialogue" / dataset / split / f"h-{h}.parquet"
 
 
 def load_turns(data: Path, dataset: str, split: str, h, size: int | None, seed: int) -> list[dict]:

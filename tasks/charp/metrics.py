@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tasks.detectors.learned import HEAD_FILE
+from tasks.detectors.learned import HEAD_FILE, LearnedDetector
+from tasks.detectors.pair_classifier import PairClassifier
 from tasks.errors import PipelineError
 from tasks.models.device import best_device
 from tasks.models.registry import model_path
@@ -55,12 +56,8 @@ def critic_flags(knowledge: list[str], predictions: list[str], spec: dict) -> li
     if not predictions:
         return []
     if (Path(spec["model"]) / HEAD_FILE).is_file():
-        from tasks.detectors.learned import LearnedDetector
-
         return [int(p >= 0.5) for p in LearnedDetector("critic", spec["model"]).scores(knowledge, predictions)]
     try:
-        from tasks.detectors.pair_classifier import PairClassifier
-
         clf = PairClassifier(spec["model"], allow_pickle=bool(spec.get("allow_pickle")))
     except OSError as exc:
         raise PipelineError(f"critic {spec['model']!r} cannot be loaded ({exc}); pickle-only weights need "

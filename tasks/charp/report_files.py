@@ -6,8 +6,8 @@ from pathlib import Path
 
 from tasks.charp import human_eval
 from tasks.charp.curves import load_curves, plot_curves
+from tasks.charp.grid_scores import history_effect, summary
 from tasks.charp.report import plot_metrics, report_text
-from tasks.charp.scoring import history_effect, summary
 from tasks.io import write_json
 
 

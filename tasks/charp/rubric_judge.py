@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tasks.edits.spacy_model import load_english
+from tasks.models.sentence import SentenceEncoder
+
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"})
 INFORMATION_POS = frozenset({"NOUN", "PROPN", "NUM"})  # the words that carry facts ("extra information")
 DIALOGUE_NOUNS = frozenset({"idea", "clue", "question", "answer", "thing", "lot", "bit", "way", "sorry"})
@@ -80,8 +83,6 @@ class RubricJudge:
     """Categories for (turn, prediction) pairs: spaCy content lemmas and sentences, sentence embeddings."""
 
     def __init__(self, encoder: str = "minilm", thresholds: Thresholds | None = None):
-        from tasks.detectors.similarity import SentenceEncoder
-        from tasks.edits.spacy_model import load_english
 
         self.nlp, self.encoder = load_english(full=True), SentenceEncoder(encoder)
         self.thresholds = thresholds or Thresholds()

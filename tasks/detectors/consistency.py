@@ -9,7 +9,7 @@ from collections import Counter
 
 from tasks.detectors.base import ScoringDetector
 from tasks.edits import lexicons
-from tasks.hallucigen.consistency import NUMBER, token_f1
+from tasks.text import DIGITS, token_f1
 
 LANGS = ("en", "fr", "de", "sv")
 NAME = re.compile(r"(?<=[\s(\"'])[A-ZÀ-ÖØ-Þ][\w-]+")
@@ -42,7 +42,7 @@ def unsupported(source: str, hyp: str) -> dict[str, int]:
         return sum((Counter(found_hyp) - Counter(found_src)).values())
 
     return {
-        "numbers": missing(NUMBER.findall(hyp), NUMBER.findall(source)),
+        "numbers": missing(DIGITS.findall(hyp), DIGITS.findall(source)),
         "months": missing([MONTHS[m.lower()] for m in MONTH.findall(hyp)],
                           [MONTHS[m.lower()] for m in MONTH.findall(source)]),
         "names": len({n for n in NAME.findall(hyp) if n.lower() not in MONTHS and n.lower() not in source.lower()}),

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from tasks.charp.data import variant_file
-from tasks.detectors.training_pairs import split_by_item
+from tasks.detectors.splits import split_by_item
+from tasks.dialogue.truncate import variant_file
 from tasks.errors import InputError
 
 

@@ -4,6 +4,7 @@ less probable of hyp1/hyp2 is called hallucinated. On a valid benchmark it stays
 from __future__ import annotations
 
 from tasks.detectors.base import ScoringDetector
+from tasks.models.local import load_causal_lm
 
 
 class FluencyDetector(ScoringDetector):
@@ -20,8 +21,6 @@ class FluencyDetector(ScoringDetector):
 def surprisal(texts: list[str], model_name: str = "smollm2", batch_size: int = 16,
               dtype: str = "float32") -> list[float]:
     """Mean token NLL of each text (see ``token_logprobs``)."""
-    from tasks.models.local import load_causal_lm
-
     tokenizer, _ = load_causal_lm(model_name, dtype=dtype)
     encoded = [_bos(tokenizer) + tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
     return [round(float(-lp.sum() / max(1, lp.numel())), 6)
@@ -32,8 +31,6 @@ def continuation_nll(pairs: list[tuple[str, str]], model_name: str = "smollm2", 
                      dtype: str = "float32") -> list[float]:
     """Total NLL of each continuation after its prefix ((prefix, continuation) pairs, each side tokenized on its
     own): how strongly the model expects 'Gaye' after 'A biography of Marvin'."""
-    from tasks.models.local import load_causal_lm
-
     tokenizer, _ = load_causal_lm(model_name, dtype=dtype)
     prefixes = [_bos(tokenizer) + tokenizer(p, add_special_tokens=False)["input_ids"] for p, _ in pairs]
     tails = [tokenizer(c, add_special_tokens=False)["input_ids"] for _, c in pairs]
@@ -50,8 +47,6 @@ def token_logprobs(encoded: list[list[int]], model_name: str, batch_size: int, d
     batched by length; position ids follow the left padding, so a sequence scores the same whatever batch it is in
     (up to float rounding). The model runs in ``dtype``; the log softmax is taken in float32."""
     import torch
-
-    from tasks.models.local import load_causal_lm
 
     tokenizer, model = load_causal_lm(model_name, dtype=dtype)
     order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))

@@ -14,10 +14,10 @@ import numpy as np
 
 from tasks.detectors.base import ScoringDetector
 from tasks.detectors.consistency import unsupported
-from tasks.detectors.similarity import sentence_encoder
 from tasks.errors import PipelineError
-from tasks.hallucigen.consistency import token_f1
 from tasks.io import atomic_path
+from tasks.models.sentence import sentence_encoder
+from tasks.text import token_f1
 
 HEAD_FILE = "head.json"
 RULES = ("numbers", "months", "names", "units", "negation")

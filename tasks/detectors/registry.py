@@ -4,7 +4,16 @@ directions/languages) and max_per_langpair (a seeded subsample, for slow detecto
 dynamic int8 quantisation on CPU); enabled (default true)."""
 from __future__ import annotations
 
+from tasks.detectors.consistency import ConsistencyDetector
+from tasks.detectors.cross_encoder import CrossEncoderDetector
+from tasks.detectors.hypothesis_only import FluencyDetector
+from tasks.detectors.learned import LearnedDetector, load_head
+from tasks.detectors.llm_prompt import LLMPromptDetector
+from tasks.detectors.nli import NLIDetector
+from tasks.detectors.similarity import SimilarityDetector
 from tasks.errors import PipelineError
+from tasks.models.client import make_client, scores_answers
+from tasks.models.encoders import cpu_only
 
 MODEL_KINDS = {"nli", "llm_prompt", "similarity", "cross_encoder", "learned", "fluency"}  # gpu-tagged: holds_gpu
 KINDS = MODEL_KINDS | {"consistency", "vote"}
@@ -33,22 +42,17 @@ def check_detectors(detectors: dict) -> None:
 def pair_only(spec: dict, llm_params: dict | None) -> bool:
     """Whether a detector only compares two hypotheses (nothing to run on a binary set): an LLM prompt detector
     whose client returns text without log-probabilities."""
-    from tasks.models.client import scores_answers
-
     return spec["kind"] in PAIR_ONLY_KINDS and not (llm_params and scores_answers(llm_params))
 
 
 def holds_gpu(spec: dict) -> bool:
     """Whether a detector's tasks hold a `gpu` slot: every model kind, except an encoder that has no accelerator
     path (e5's C engine, for similarity and the learned head): those run beside the gpu tasks, on the CPU."""
-    from tasks.models.encoders import cpu_only
-
     if spec["kind"] not in MODEL_KINDS:
         return False
     if spec["kind"] == "similarity":
         return not cpu_only(spec["model"])
     if spec["kind"] == "learned":
-        from tasks.detectors.learned import load_head
         return not cpu_only(load_head(spec["model"])["encoder"])
     return True
 
@@ -58,26 +62,18 @@ def build_detector(name: str, spec: dict, llm_params: dict | None = None):
     kind = spec["kind"]
     model_args = {k: spec[k] for k in ("batch_size", "max_length", "int8") if k in spec}
     if kind == "nli":
-        from tasks.detectors.nli import NLIDetector
         return NLIDetector(name, spec["model"], **model_args)
     if kind == "cross_encoder":
-        from tasks.detectors.cross_encoder import CrossEncoderDetector
         return CrossEncoderDetector(name, spec["model"], **model_args)
     if kind == "learned":
-        from tasks.detectors.learned import LearnedDetector
         return LearnedDetector(name, spec["model"], **{k: v for k, v in model_args.items() if k == "batch_size"})
     if kind == "similarity":
-        from tasks.detectors.similarity import SimilarityDetector
         return SimilarityDetector(name, spec["model"], **model_args)
     if kind == "fluency":  # source-blind: the hypothesis-only artifact check
-        from tasks.detectors.hypothesis_only import FluencyDetector
         return FluencyDetector(name, spec.get("model", "smollm2"), spec.get("batch_size", 16),
                                spec.get("dtype") or "float32")
     if kind == "consistency":
-        from tasks.detectors.consistency import ConsistencyDetector
         return ConsistencyDetector(name)
     if kind == "llm_prompt":
-        from tasks.detectors.llm_prompt import LLMPromptDetector
-        from tasks.models.client import make_client
         return LLMPromptDetector(name, make_client(llm_params), spec["prompt"])
     raise PipelineError(f"detector {name!r}: kind {kind!r} is not built by build_detector")

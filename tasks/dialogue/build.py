@@ -3,9 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-
 from tasks.dialogue.begin import load_begin
 from tasks.dialogue.charp import load_charp
 from tasks.dialogue.dstc11 import load_dstc11
@@ -53,8 +50,3 @@ def require_turns(dataset: str, result: LoadResult) -> None:
     raise PipelineError(f"dataset '{dataset}': no turn kept ({sum(read.values())} rows read"
                         + (f", rejected as {', '.join(reasons)}" if reasons else "")
                         + f"); data/dialogue/{dataset} is left as it was")
-
-
-@task(name="load-dialogue", cache_policy=NO_CACHE, task_run_name="load-{dataset}")
-def load_dialogue_task(dataset: str, params: dict, raw_root: Path) -> LoadResult:
-    return load_dialogue(dataset, params, raw_root)

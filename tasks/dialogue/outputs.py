@@ -4,10 +4,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from prefect import task
-from prefect.artifacts import create_table_artifact
-from prefect.cache_policies import NO_CACHE
-
 from tasks.dialogue.card import render_card, split_stats
 from tasks.dialogue.truncate import truncated_rows, variant_name
 from tasks.dialogue.turns import LoadResult
@@ -49,12 +45,3 @@ def write_dialogue(dataset: str, result: LoadResult, variants: list, raw_sources
                         CHARP_CITATION)
     write_json(stats, metrics_file)
     return stats
-
-
-@task(name="write-dialogue", cache_policy=NO_CACHE, task_run_name="write-{dataset}")
-def write_dialogue_task(dataset: str, result: LoadResult, variants: list, raw_sources: list[str], params: dict,
-                        out_dir: Path, metrics_file: Path) -> None:
-    stats = write_dialogue(dataset, result, variants, raw_sources, params, out_dir, metrics_file)
-    create_table_artifact(key=f"dialogue-{dataset}-counts",
-                          table=[{"split": s, "turns": v["turns"]} for s, v in stats["splits"].items()],
-                          description=f"Dialogue dataset {dataset}: turns per split")

@@ -1,9 +1,16 @@
 """History truncation (CHARP §3.5, Table 2): keep the h most recent turns, the seeker's last included."""
 from __future__ import annotations
 
+from pathlib import Path
+
 
 def variant_name(h) -> str:
     return f"h-{h}"
+
+
+def variant_file(data: Path, dataset: str, split: str, h) -> Path:
+    """The turns of one history variant: ('data', 'begin', 'test', 0) -> data/dialogue/begin/test/h-0.parquet."""
+    return Path(data) / "dialogue" / dataset / split / f"{variant_name(h)}.parquet"
 
 
 def parse_variant(h) -> int | None:

@@ -6,9 +6,10 @@ import re
 
 from tasks.edits import lexicons
 from tasks.edits.context import Context
-from tasks.edits.numerals import LAST_PAST_YEAR, NUMBER, YEAR, is_day
+from tasks.edits.numerals import LAST_PAST_YEAR, YEAR, is_day
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import match_case, replace_span
+from tasks.text import NUMBER
 
 SEASON_END = re.compile(r"\s*(?:--|–|-|/)\s*\d{2}(?!\d)")
 

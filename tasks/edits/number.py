@@ -8,9 +8,10 @@ from spacy.tokens import Doc
 
 from tasks.edits import lexicons
 from tasks.edits.context import Context, token_at
-from tasks.edits.numerals import DAY_LINK, NUMBER, ORDINAL, YEAR, is_day
+from tasks.edits.numerals import DAY_LINK, ORDINAL, YEAR, is_day
 from tasks.edits.result import Edit, Skip
 from tasks.edits.swap import replace_span, swap_match
+from tasks.text import NUMBER
 
 
 def _is_list_number(text: str, m: re.Match) -> bool:

@@ -7,7 +7,6 @@ import re
 from tasks.edits import lexicons
 
 YEAR = re.compile(r"(?<![\w.,])(1[0-9]{3}|20[0-9]{2})(?![\w])")
-NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 DECADE = re.compile(r"(?<![\w.,])(1[0-9]{2}0|20[0-2]0)(?:s|er)\b")  # 'the 1980s', 'den 1980er Jahren'
 LAST_PAST_YEAR = 2023  # the sources are older: a year up to this one is in the past
 DAY_LINK = "(?:" + lexicons.alternation("number_day_link") + ")"  # '21 to 28 January', '20 or 28 December'

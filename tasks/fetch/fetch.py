@@ -4,9 +4,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from prefect import get_run_logger, task
-from prefect.cache_policies import NO_CACHE
-
 from tasks.errors import ChecksumError, PipelineError
 from tasks.fetch.download import from_mirror, from_upstream, sha256_of
 from tasks.fetch.registry import Source
@@ -56,11 +53,3 @@ def fetch_source(source: Source, mirror: Path | None, out_dir: Path, lock: dict,
                                 f"expected {expected} ({origin})")
         entries.append({"path": f.path, "sha256": got, "bytes": dest.stat().st_size})
     return {"title": source.title, "licence": source.licence, "upstream": source.upstream_label(), "files": entries}
-
-
-@task(name="fetch-source", cache_policy=NO_CACHE, task_run_name="fetch-{source.name}")
-def fetch_source_task(source: Source, mirror: Path | None, out_dir: Path, lock: dict, timeout: float) -> dict:
-    entry = fetch_source(source, mirror, out_dir, lock, timeout)
-    origin = "mirror" if mirror is not None and source.mirror is not None else "upstream"
-    get_run_logger().info("%s: %d files verified (from %s)", source.name, len(entry["files"]), origin)
-    return entry

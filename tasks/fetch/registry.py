@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from tasks.errors import PipelineError
+from tasks.io import atomic_path
 
 HERE = Path(__file__).resolve().parent
 REGISTRY_FILE = HERE / "sources.yaml"
@@ -67,8 +68,6 @@ def read_lock(path: str | Path = LOCK_FILE) -> dict[tuple[str, str], str]:
 
 def write_lock(lock: dict[tuple[str, str], str], path: str | Path = LOCK_FILE) -> None:
     """Write the lock file sorted, so it diffs cleanly in git."""
-    from tasks.io import atomic_path
-
     with atomic_path(path) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
             fh.write("source\tpath\tsha256\n")

@@ -10,6 +10,7 @@ from spacy.tokens import Doc
 from tasks.edits.context import PERSON_LABELS
 from tasks.edits.named_entity import entity_kind, genitive
 from tasks.edits.names import FIRST_NAME_KIND, first_name_gender
+from tasks.models.sentence import sentence_encoder
 
 NER_LABELS = {"en": {"PERSON", "GPE", "LOC", "ORG"}, "fr": {"PER", "LOC", "ORG"}}
 NAME = re.compile(r"(?<![\w-])[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+(?:\s+[A-ZÅÄÖÉ][\wåäöéÅÄÖ-]+)*")
@@ -93,6 +94,4 @@ def name_forms(spans_by_text: list[tuple[str, list[tuple[int, int, str]]]], pool
 def name_vectors(names: list[str], encoder: str) -> dict[str, np.ndarray]:
     """Unit vectors of ``names`` under sentence encoder ``encoder`` (a swap takes one of the nearest names
     of its kind: Romania -> Bulgaria, Hyundai -> Toyota, not Zurich or Virginia)."""
-    from tasks.detectors.similarity import sentence_encoder
-
     return dict(zip(names, sentence_encoder(encoder, batch_size=64).embed(names))) if names else {}

@@ -1,20 +1,20 @@
 """Named-entity swaps that touch a famous name. A full name a language model completes from its first name
 ('A biography of Marvin' -> 'Gaye') is one readers know: a swapped first name there ('Bob Gaye', 'William Jackson,
 Prince und Madonna', 'Kevin Grimes' for Britten's opera) is spotted without the source, and a swap that makes a
-famous name ('Victor Fleming' -> 'Alexander Fleming') names the wrong kind of person. Both failed rule 5 of the
-blind review; such candidates give no example."""
+famous name ('Victor Fleming' -> 'Alexander Fleming') names the wrong kind of person. Both are detectable
+without the source (rule 5 of the brief); such candidates give no example (decision 0014)."""
 from __future__ import annotations
 
 import re
 
+from tasks.detectors.hypothesis_only import continuation_nll
 from tasks.edits.context import PERSON_LABELS
 from tasks.hallucigen.select import Candidate
 from tasks.stats import Tally
 
 FRAME = "A biography of"
-# Calibrated on 229 judged first-name swaps (smollm2): the family name costs at most MAX_NLL nats after the first
-# name, which saves at least MIN_SAVING nats on it (Duke Ellington 1.1/10.8, Marvin Gaye 6.9/7.8, Peter Grimes
-# 7.3/8.0; Alan Wilkinson 7.0/4.9 and Carlo Croce 8.6/5.8 are no famous pairs).
+# A famous pair: the family name costs at most MAX_NLL nats after the first name, which saves at least MIN_SAVING
+# nats on it (Marvin Gaye 6.9/7.8 is one; Alan Wilkinson 7.0/4.9 is not). Calibration: decision 0014.
 MAX_NLL = 7.5
 MIN_SAVING = 5.5
 NEXT_NAME = re.compile(r"\s+([A-ZÀ-ÖØ-Þ][\w'’-]+)")
@@ -32,8 +32,6 @@ def first_name_swap(row: dict) -> tuple[str, str, str] | None:
 
 def famous(names: list[tuple[str, str]], model: str) -> set[tuple[str, str]]:
     """The (first name, family name) pairs of ``names`` that causal LM ``model`` knows as one person's name."""
-    from tasks.detectors.hypothesis_only import continuation_nll
-
     names = sorted(set(names))
     families = sorted({family for _, family in names})
     alone = dict(zip(families, continuation_nll([(FRAME, f" {family}") for family in families], model)))

@@ -8,6 +8,8 @@ import hashlib
 
 import numpy as np
 
+from tasks.models.sentence import sentence_encoder
+
 PROBES = ("The river flows north into the lake.", "Le conseil a voté la loi en 1998.",
           "Sie wurde 1950 in Berlin geboren.", "Hon flyttade till Göteborg förra året.")
 
@@ -19,8 +21,6 @@ def vector_fingerprint(vectors: np.ndarray) -> str:
 
 def encoder_fingerprints(names: list[str | None]) -> dict[str, str]:
     """{encoder: fingerprint of its vectors of PROBES} for each named encoder (None skipped)."""
-    from tasks.detectors.similarity import sentence_encoder
-
     return {n: vector_fingerprint(sentence_encoder(n, batch_size=len(PROBES)).embed(list(PROBES)))
             for n in sorted({n for n in names if n})}
 

@@ -1,17 +1,13 @@
-"""Writing a HalluciGen dataset: generation and detection views per split, the published files, a
-dataset card and metrics; the quality gates run first."""
+"""Writing a HalluciGen dataset (the last block of a build, after the gates: build.check_build): generation and
+detection views per split, the published files, a dataset card and metrics."""
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-from prefect import task
-from prefect.artifacts import create_table_artifact
-from prefect.cache_policies import NO_CACHE
-
 from tasks.hallucigen.fingerprint import fingerprint_lines
 from tasks.hallucigen.review import published_review_lines, review_card_lines
-from tasks.hallucigen.select import check_gates, detection_row
+from tasks.hallucigen.select import detection_row
 from tasks.hallucigen.source_blind import card_lines
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.schemas import HALLUCIGEN_DETECTION, HALLUCIGEN_GENERATION
@@ -108,10 +104,9 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
 
 
 def write_hallucigen(scenario: str, rows: list[dict], published: list[dict], stats: dict, params: dict,
-                     exhausted: dict[str, set], out_dir: Path, metrics_file: Path) -> None:
-    for group in sorted({r["langpair"] for r in rows}):
-        check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", params["balance_tolerance"],
-                    exhausted.get(group, set()))
+                     out_dir: Path, metrics_file: Path) -> None:
+    """The dataset of ``rows`` in ``out_dir`` (atomically) and its ``stats`` with the counts per split, language
+    and type ('test/fr-en/tense') in ``metrics_file``."""
     stats = {**stats,
              "examples": {f"{r['split']}/{r['langpair']}/{r['type']}": r["examples"] for r in type_table(rows)}}
     with atomic_dir(out_dir) as tmp:
@@ -126,11 +121,3 @@ def write_hallucigen(scenario: str, rows: list[dict], published: list[dict], sta
                         f"HalluciGen {scenario}: source, hyp+ and hyp- per example (CLEF-2024 ELOQUENT).",
                         HALLUCIGEN_CITATION)
     write_json(stats, metrics_file)
-
-
-@task(name="write-hallucigen", cache_policy=NO_CACHE, task_run_name="write-{scenario}")
-def write_hallucigen_task(scenario: str, rows: list[dict], published: list[dict], stats: dict, params: dict,
-                          exhausted: dict[str, set], out_dir: Path, metrics_file: Path) -> None:
-    write_hallucigen(scenario, rows, published, stats, params, exhausted, out_dir, metrics_file)
-    create_table_artifact(key=f"hallucigen-{scenario}-counts", table=type_table(rows),
-                          description=f"HalluciGen {scenario}: examples per split, direction/language and type")

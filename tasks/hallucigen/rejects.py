@@ -10,6 +10,7 @@ from pathlib import Path
 from tasks.errors import InputError
 from tasks.hallucigen.detokenize import plain_text
 from tasks.hallucigen.select import Candidate
+from tasks.params import ROOT
 from tasks.sheets import item_id, read_filled_sheet, write_csv
 
 REJECT_FIELDS = ["item", "scenario", "langpair", "type", "rules", "source", "hyp_good", "hyp_bad", "note"]
@@ -81,7 +82,5 @@ def drop_rejected(candidates: dict[str, list[Candidate]], rejects: Rejects) -> d
 
 def rejects_in(params: dict) -> Rejects:
     """The rejects file a build's params name (``rejected_examples``, relative to the repo root), if any."""
-    from tasks.params import ROOT
-
     name = params.get("rejected_examples")
     return read_rejects(ROOT / name if name else None)

@@ -12,6 +12,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from tasks.errors import InputError
+from tasks.hallucigen.rejects import reject_rows, write_rejects
+from tasks.params import ROOT
 from tasks.sheets import item_id, read_filled_sheet, write_blind_sheet
 
 SHEET_FIELDS = ["item", "source", "hyp_good", "hyp_bad", "type", "valid", "note"]
@@ -71,7 +73,6 @@ def published_review_stats(sheet: str | None, published: list[dict]) -> dict | N
     file and row."""
     if not sheet:
         return None
-    from tasks.params import ROOT
 
     langpairs = {r["id"]: r["langpair"] for r in published if r["split"] == "trial"}
     judged = []
@@ -151,7 +152,6 @@ def review_stats(sheets: list[dict], scenario: str, rows: list[dict]) -> dict | 
     whose text this build does not have was judged on another example and is left out."""
     if not sheets:
         return None
-    from tasks.params import ROOT
 
     judged = [j for s in sheets for j in read_review(ROOT / s["sheet"], ROOT / s["key"]) if j["scenario"] == scenario]
     built = {(r["langpair"], *_texts(r)) for r in rows}
@@ -186,8 +186,6 @@ def main() -> None:
 
 def add_rejects(sheets: list[tuple[Path, Path]], path: Path) -> None:
     """Add the items that filled (sheet, key) pairs judge invalid to the rejects file at ``path``."""
-    from tasks.hallucigen.rejects import reject_rows, write_rejects
-
     judged = [{**j, **dict(zip(("source", "hyp_good", "hyp_bad"), j["texts"]))}
               for sheet, key in sheets for j in read_review(sheet, key)]
     rows = reject_rows(judged)

@@ -1,4 +1,6 @@
-"""Choosing examples as uniform across types as the pool allows, the detection view, and the quality gates."""
+"""The select and gates blocks of a HalluciGen build (see build.py): choosing examples as uniform across types as
+the pool allows (``select_balanced``, with ``balance_gender_directions`` before it), the quality gates
+(``check_gates``) and the detection view."""
 from __future__ import annotations
 
 import hashlib
@@ -81,10 +83,10 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
 def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made: set, same: Counter,
                max_same_edit: int | None, side: Callable[[Candidate], object] | None) -> None:
     """Even out a filled split in place without changing its sources. The round-robin is greedy: an abundant type
-    can take the sources a scarce type's edits need (Swedish tense held 23 sources, gender 8 with 24 candidates).
-    While one exists, take the shortest path that gives a source of a type at least two short of the largest
-    another edit of its own: scarce type a takes source s1 from type b, b takes s2 from c, ..., until a type of
-    the largest count gives one up. Each move keeps a hyp- unique, ``max_same_edit``, and a type's sides (women
+    can take the sources a scarce type's edits need (tense may hold a source whose gender edit is the only one
+    gender has left). While one exists, take the shortest path that gives a source of a type at least two short of
+    the largest another edit of its own: scarce type a takes source s1 from type b, b takes s2 from c, ..., until a
+    type of the largest count gives one up. Each move keeps a hyp- unique, ``max_same_edit``, and a type's sides (women
     and men, into and out of the third person) no further apart than one or than they were."""
     side = side or (lambda cand: None)
     while True:
@@ -152,8 +154,8 @@ def _detail(cand: Candidate) -> str:
 
 
 # Types whose details name a class ('present->past', 'insert:not', 'she->he'), not a word. A pronoun pair
-# ('me->him') is a word: the English pool held 24 'me -> him' edits, a hypothesis-only language model caught all
-# 24, and one split took 15 of them. So is a Swedish tense edit's verb ('är->var'): 8 of one split's 21.
+# ('me->him') is a word, and so is a Swedish tense edit's verb ('är->var'): one that recurs in a split is a
+# giveaway a hypothesis-only model learns.
 GRAMMATICAL_TYPES = {"tense", "negation", "gender", "natural"}
 TENSE_CLASSES = {"past", "present", "future"}
 
@@ -194,7 +196,7 @@ def towards_women(lang: str) -> Callable[[Candidate], object]:
 def edit_side(lang: str) -> Callable[[Candidate], object]:
     """The side a type's queue alternates over: for a gender edit, whether it goes towards the female form; for a
     pronoun edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
-    hallucinated: it spotted every 'me -> him' of the English build); else None."""
+    hallucinated: 'me -> him' more often than 'him -> me'); else None."""
     female = towards_women(lang)
 
     def side(cand: Candidate) -> object:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-
+from tasks.detectors.hypothesis_only import FluencyDetector
 from tasks.hallucigen.select import detection_row
 from tasks.scoring.intervals import RESAMPLES
 from tasks.scoring.results import pair_metrics_ci
@@ -22,8 +20,6 @@ def _figures(decisions: list[tuple[str, str | None]], seed: int) -> dict:
 
 def source_blind_report(rows: list[dict], params: dict) -> dict:
     """{"by_split": {"split/langpair": figures}, "by_type": {"split/langpair/type": figures}, "target_f1"}."""
-    from tasks.detectors.hypothesis_only import FluencyDetector
-
     spec = params["source_blind"]
     views = [detection_row(r, params["seed"]) for r in rows]
     detector = FluencyDetector("source-blind", spec["model"], spec["batch_size"], spec["dtype"])
@@ -66,8 +62,3 @@ def card_lines(report: dict | None) -> list[str]:
                  for lp in langpairs]
         lines.append(f"| {t} | " + " | ".join(cells) + " |")
     return lines + [""]
-
-
-@task(name="source-blind-check", cache_policy=NO_CACHE, tags=["gpu"])
-def source_blind_task(rows: list[dict], params: dict) -> dict:
-    return source_blind_report(rows, params)

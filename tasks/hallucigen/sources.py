@@ -1,20 +1,17 @@
 """Models and source descriptions the HalluciGen flows share."""
 from __future__ import annotations
 
+from tasks.edits.spacy_model import load_english, load_spacy, model_id
 from tasks.fetch.registry import load_registry
 
 
 def load_models(langs: list[str]) -> dict:
     """spaCy pipelines with NER: English (the offline model) and French (fr_core_news_sm)."""
-    from tasks.edits.spacy_model import load_english, load_spacy
-
     return {lang: load_english(full=True) if lang == "en" else load_spacy(f"{lang}_core_news_sm") for lang in langs}
 
 
 def model_ids(models: dict) -> dict[str, str]:
     """{language: spaCy package and version} of the loaded pipelines (recorded in metrics and cards)."""
-    from tasks.edits.spacy_model import model_id
-
     return {lang: model_id(nlp) for lang, nlp in sorted(models.items())}
 
 

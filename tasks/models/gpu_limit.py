@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import sys
 
+from tasks.errors import PipelineError
+from tasks.params import load_params
+
 GPU_TAG = "gpu"
 
 
@@ -17,8 +20,6 @@ def ensure_gpu_limit(limit: int) -> int:
     from prefect.client.orchestration import get_client
 
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        from tasks.errors import PipelineError
-
         raise PipelineError(f"params detect.gpu_concurrency: {limit!r} is not a positive integer")
     with get_client(sync_client=True) as client:
         client.upsert_global_concurrency_limit_by_name(f"tag:{GPU_TAG}", limit)
@@ -26,7 +27,5 @@ def ensure_gpu_limit(limit: int) -> int:
 
 
 if __name__ == "__main__":
-    from tasks.params import load_params
-
     n = ensure_gpu_limit(int(sys.argv[1]) if len(sys.argv) > 1 else load_params("detect")["gpu_concurrency"])
     print(f"Prefect concurrency limit tag:{GPU_TAG} = {n}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from tasks.io import atomic_dir
 from tasks.models.batching import cpu_int8, length_sorted_batches
 from tasks.models.device import best_device, warn_if_slow_dtype
 from tasks.models.registry import file_of, load_registry
@@ -20,8 +21,6 @@ def gguf_checkpoint(name: str) -> Path:
     if (target / "config.json").is_file():
         return target
     from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from tasks.io import atomic_dir
 
     with atomic_dir(target) as tmp:
         AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name).save_pretrained(tmp)

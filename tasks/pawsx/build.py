@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 from spacy.tokens import Doc
 from tqdm import tqdm
 
@@ -164,8 +162,3 @@ def _stats(file_stats: dict, slots: dict, details: dict, n_examples: int) -> dic
     return {"files": file_stats, "examples": dict(by_slot),
             "edit_details": {k: dict(sorted(v.items())) for k, v in sorted(details.items())},
             "total_examples": n_examples}
-
-
-@task(name="build-pawsx-edits", cache_policy=NO_CACHE)
-def build_examples_task(raw_dir: Path, params: dict, parse: Parser, tag: Parser, margin: int | None) -> BuildResult:
-    return build_examples(raw_dir, params, parse, tag, margin, progress=True)

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tasks.errors import PipelineError
+from tasks.io import atomic_path
 from tasks.params import ROOT
+from tasks.params_schema import as_dict, flow_keys, flow_params
 from tasks.pipeline.imports import closure_paths, import_closure, module_path
 
 PARAMS_READERS = {"tasks.params", "tasks.params_schema"}  # the only modules that may call load_params
@@ -102,17 +104,15 @@ def path_values(value) -> list[str]:
 
 def params_files(stage: Stage, values: dict) -> set[str]:
     """Project files and data artifacts the stage's params name (e.g. charp.judge.examples)."""
-    from tasks.params_schema import as_dict
-
     return {p for v in values.values() if hasattr(v, "model_dump") for p in path_values(as_dict(v))}
 
 
 def problems(stage: Stage, root: Path = ROOT) -> list[str]:
     """One line per thing the stage's flow uses that the stage does not declare."""
-    from tasks.params_schema import flow_keys, flow_params
-
     out = [f"stage {stage.name}: deps miss {path} (the flow imports or reads it)"
            for path in closure_paths(stage.module, root) if not covered(path, stage.deps)]
+    out += [f"stage {stage.name}: dep {dep} is a test fixture; data a build reads lives in curation/ or data/"
+            for dep in stage.deps if dep.startswith("tests/")]
     out += [f"stage {stage.name}: {name} reads params.yaml itself; take the params as flow parameters"
             for name in params_readers(stage.module, root)]
     flow = flow_of(stage.module)
@@ -153,9 +153,6 @@ def compact(paths: set[str], folder: Path, root: Path = ROOT) -> list[str]:
 def write_dvc_yaml(root: Path = ROOT) -> None:
     """Rewrite each stage's code deps (under flows/ and tasks/) and its params in dvc.yaml from its flow."""
     from ruamel.yaml import YAML
-
-    from tasks.io import atomic_path
-    from tasks.params_schema import flow_keys, flow_params
 
     yaml = YAML()
     yaml.width = 120

@@ -1,0 +1,109 @@
+"""What the HalluciGen builds share. Each build (translation.py, paraphrase.py) reads as blocks:
+
+    pool -> filters -> perturb -> select -> gates -> write
+
+The build module makes the pool, names its filters (each returns the reason an item or an edit gives no
+example, or None: ``first_reject`` asks them in order) and perturbs what passes, counting every outcome with
+``record`` and building each example's row with ``candidate``. ``select_shard`` is the tail of one direction or
+language once candidates exist; ``check_build`` runs the gates over the whole build; outputs.py writes it."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from tasks.edits.library import TYPES
+from tasks.edits.result import Edit
+from tasks.hallucigen.detokenize import plain_text
+from tasks.hallucigen.rejects import Rejects, drop_rejected
+from tasks.hallucigen.select import (
+    Candidate,
+    balance_gender_directions,
+    check_gates,
+    edit_side,
+    select_balanced,
+    target_lang,
+)
+from tasks.stats import Tally
+
+T = TypeVar("T")
+Filter = Callable[[T], str | None]  # the reason its subject gives no example, or None
+
+
+def first_reject(filters: Iterable[Filter], subject: T) -> str | None:
+    """The reason of the first of ``filters`` that rejects ``subject``, or None; the filters after it are not
+    asked, so a reject counts once, under the first reason that applies (a hyp+ both misspelt and garbled:
+    'misspelt_hyp_good' where that filter comes first)."""
+    for check in filters:
+        reason = check(subject)
+        if reason is not None:
+            return reason
+    return None
+
+
+def build_types(params: dict) -> list[str]:
+    """The types a build makes (``params['types']``), in the library's order."""
+    return [t for t in TYPES if t in params["types"]]
+
+
+def candidate(scenario: str, langpair: str, source: str, hyp_good: str, hyp_good_origin: str, type_: str,
+              bad: Edit | str, origin: str, detail: str | None = None) -> Candidate:
+    """The candidate of one example, keyed by its source (one example per source). ``bad`` is the Edit of hyp+
+    that made hyp- (its span, replacement, offset and detail fill the edit columns), or a hyp- found as it is
+    (a SHROOM paraphrase labelled Hallucination: no edit columns, ``detail`` says why it is one). Example: a tense
+    Edit 'lives'->'lived' of 'He lives in Paris.' gives hyp_bad 'He lived in Paris.', edit_from 'lives'."""
+    edit = bad if isinstance(bad, Edit) else None
+    return Candidate(key=source, type=type_, row={
+        "scenario": scenario, "langpair": langpair, "source": source, "hyp_good": hyp_good,
+        "hyp_bad": edit.bad if edit else bad, "type": type_, "edit_from": edit.source if edit else None,
+        "edit_to": edit.target if edit else None, "edit_start": edit.start if edit else None,
+        "edit_detail": edit.detail if edit else detail, "origin": origin, "hyp_good_origin": hyp_good_origin})
+
+
+def record(candidates: dict[str, list[Candidate]], tallies: dict[str, Tally], type_: str,
+           outcome: Candidate | str) -> None:
+    """Count one source's outcome for ``type_``: a reject reason, or a candidate kept."""
+    if isinstance(outcome, str):
+        tallies[type_].reject(outcome)
+        return
+    tallies[type_].keep()
+    candidates[type_].append(outcome)
+
+
+def applicability(tallies: dict[str, Tally]) -> dict[str, dict]:
+    """Each type's tally (sources read, kept, rejected by reason), types sorted."""
+    return {t: tallies[t].as_dict() for t in sorted(tallies)}
+
+
+def select_shard(group: str, candidates: dict[str, list[Candidate]], params: dict, sizes: dict[str, int],
+                 rejects: Rejects) -> tuple[list[dict], dict, set[str]]:
+    """The tail of one direction or language (``group``: 'fr-en', 'sv') once its candidates exist: leave out what
+    the blind review rejected, as many gender edits towards women as towards men, pick each split
+    (``select_balanced``), number the rows ('fr-en:test:0') with PAWS-X text as plain text. Returns the rows, the
+    stats of these steps and the types that ran out."""
+    lang = target_lang(group)
+    removed = drop_rejected(candidates, rejects)
+    gender_dropped = balance_gender_directions(candidates, lang, random.Random(f"{params['seed']}:gender:{group}"))
+    chosen, exhausted = select_balanced(candidates, sizes, random.Random(f"{params['seed']}:select:{group}"),
+                                        params["max_type_share"], edit_side(lang), params.get("max_same_edit"))
+    rows = [plain_text({**cand.row, "id": f"{group}:{split}:{k}", "split": split})
+            for split, picked in chosen.items() for k, cand in enumerate(picked)]
+    stats = {"candidates": {t: len(c) for t, c in sorted(candidates.items())},
+             "removed_by_blind_review": removed,
+             "gender_dropped_for_direction_balance": gender_dropped,
+             "exhausted_types": sorted(exhausted)}
+    return rows, stats, exhausted
+
+
+def type_counts(rows: list[dict]) -> dict[str, int]:
+    """Examples per type, types sorted."""
+    return dict(sorted(Counter(r["type"] for r in rows).items()))
+
+
+def check_build(scenario: str, rows: list[dict], params: dict, exhausted: dict[str, set]) -> None:
+    """The quality gates (``check_gates``) on each direction or language of a build, in sorted order; the
+    first that fails raises."""
+    for group in sorted({r["langpair"] for r in rows}):
+        check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", params["balance_tolerance"],
+                    exhausted.get(group, set()))

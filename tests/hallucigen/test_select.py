@@ -1,0 +1,189 @@
+"""tasks/hallucigen/select.py: balanced selection, quality gates and the detection view."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from tasks.errors import PipelineError
+from tasks.hallucigen.select import (
+    Candidate,
+    balance_gender_directions,
+    check_gates,
+    detection_row,
+    edit_side,
+    select_balanced,
+    towards_women,
+)
+
+
+def _row(i, split="test", type_="number", source=None, good="a", bad="b"):
+    return {"id": f"x:{i}", "split": split, "type": type_, "source": source or f"s{i}", "hyp_good": good,
+            "hyp_bad": bad, "scenario": "paraphrase", "langpair": "en"}
+
+
+def test_select_balanced_is_uniform_seeded_and_uses_each_source_once():
+    cands = {t: [Candidate(key=f"k{k}", type=t, row={}) for k in range(n)] for t, n in
+             (("number", 30), ("date", 3), ("tense", 30))}
+    chosen, exhausted = select_balanced(cands, {"trial": 4, "test": 20}, random.Random(1))
+    again, _ = select_balanced(cands, {"trial": 4, "test": 20}, random.Random(1))
+    assert [c.key for c in chosen["test"]] == [c.key for c in again["test"]]
+    keys = [c.key for split in chosen.values() for c in split]
+    assert len(keys) == len(set(keys)) == 24
+    test_types = [c.type for c in chosen["test"]]
+    assert "date" in exhausted and "natural" in exhausted
+    assert abs(test_types.count("number") - test_types.count("tense")) <= 1
+
+
+def test_a_dropped_candidate_changes_only_the_pick_it_took_part_in():
+    cands = {t: [Candidate(key=f"{t}{k}", type=t, row={"hyp_bad": f"{t}-{k}"}) for k in range(40)]
+             for t in ("number", "date", "tense")}
+    chosen, _ = select_balanced(cands, {"test": 12}, random.Random(3))
+    dropped = chosen["test"][0]
+    fewer = {t: [c for c in cs if c != dropped] for t, cs in cands.items()}
+    again, _ = select_balanced(fewer, {"test": 12}, random.Random(3))
+    before, after = {c.key for c in chosen["test"]}, {c.key for c in again["test"]}
+    assert before - after == {dropped.key}
+    assert len(after - before) == 1
+
+
+def test_every_split_has_as_many_gender_edits_towards_women_as_towards_men():
+    details = ["He->She"] * 10 + ["She->He"] * 30
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d, "hyp_bad": str(k)})
+                        for k, d in enumerate(details)]}
+    chosen, _ = select_balanced(cands, {"trial": 4, "test": 12}, random.Random(5), side=towards_women("en"))
+    assert [Counter(c.row["edit_detail"] for c in chosen[s]) for s in ("trial", "test")] == [
+        Counter({"He->She": 2, "She->He": 2}), Counter({"He->She": 6, "She->He": 6})]
+    pooled, _ = select_balanced(cands, {"trial": 4, "test": 12}, random.Random(5))
+    assert Counter(c.row["edit_detail"] for c in pooled["test"]) == Counter({"He->She": 1, "She->He": 11})
+
+
+def test_pronoun_edits_alternate_into_and_out_of_the_third_person():
+    """A hypothesis-only language model called every 'me -> him' of the English build hallucinated (the rarer
+    word): each split takes pronoun edits out of the third person as often as into it, while both last."""
+    details = ["me->him"] * 60 + ["him->me", "them->us", "his->my"] * 2 + ["He->She"] * 4 + ["She->He"] * 4
+    cands = {t: [Candidate(key=str(k), type=t, row={"edit_detail": d, "hyp_bad": str(k)}) for k, d in enumerate(details)
+                 if (d[0].isupper()) == (t == "gender")] for t in ("pronoun", "gender")}
+
+    def into_third(side):
+        chosen, _ = select_balanced(cands, {"trial": 4, "test": 16}, random.Random(5), side=side)
+        gender = Counter(c.row["edit_detail"] for s in ("trial", "test") for c in chosen[s] if c.type == "gender")
+        assert gender == Counter({"He->She": 4, "She->He": 4})
+        return [Counter(c.row["edit_detail"] == "me->him" for c in chosen[s] if c.type == "pronoun")
+                for s in ("trial", "test")]
+
+    assert into_third(edit_side("en")) == [Counter({True: 1, False: 1}), Counter({True: 5, False: 5})]
+    assert into_third(towards_women("en")) == [Counter({True: 2}), Counter({True: 9, False: 1})]
+
+
+def test_a_pronoun_pair_or_a_tense_verb_recurs_no_more_than_max_same_edit_in_a_split():
+    """A pronoun pair or a Swedish tense edit's verb is a word, not a class: 15 of one English split's 24 pronoun
+    edits were 'me -> him', 8 of one Swedish split's 21 tense edits 'är -> var'. English tense details name a class
+    ('present->past') and recur freely."""
+    def cands(tense_details):
+        return {"pronoun": [Candidate(key=f"p{k}", type="pronoun", row={"edit_detail": d, "hyp_bad": f"p{k}"})
+                            for k, d in enumerate(["me->him"] * 10 + ["him->me", "us->them", "my->his"])],
+                "tense": [Candidate(key=f"t{k}", type="tense", row={"edit_detail": d, "hyp_bad": f"t{k}"})
+                          for k, d in enumerate(tense_details)]}
+
+    chosen, exhausted = select_balanced(cands(["present->past"] * 10), {"test": 12}, random.Random(5), max_same_edit=2)
+    assert Counter(c.row["edit_detail"] for c in chosen["test"]) == Counter(
+        {"present->past": 7, "me->him": 2, "him->me": 1, "us->them": 1, "my->his": 1})
+    assert "pronoun" in exhausted
+    swedish = ["är->var"] * 8 + ["springer->sprang", "hoppar->hoppade"]
+    chosen, exhausted = select_balanced(cands(swedish), {"test": 12}, random.Random(5), max_same_edit=2)
+    assert Counter(c.row["edit_detail"] for c in chosen["test"] if c.type == "tense") == Counter(
+        {"är->var": 2, "springer->sprang": 1, "hoppar->hoppade": 1})
+    assert {"pronoun", "tense"} <= exhausted
+
+
+def test_a_scarce_type_gets_back_the_sources_an_abundant_type_took():
+    """Swedish tense held 23 test sources and gender 8, with 24 gender candidates pooled: the greedy round-robin
+    let tense take the sources gender edits needed. A filled split is evened out on the same sources, while each
+    type's sides stay within one (or as close as they were)."""
+    def split(gender_details):
+        tense = [Candidate(key=f"s{k}", type="tense", row={"edit_detail": "present->past", "hyp_bad": f"t{k}"})
+                 for k in range(12)]
+        gender = [Candidate(key=f"s{k}", type="gender", row={"edit_detail": d, "hyp_bad": f"g{k}"})
+                  for k, d in zip(range(0, 12, 2), gender_details)]  # edits of the even sources only
+        chosen, _ = select_balanced({"tense": tense, "gender": gender}, {"test": 12}, random.Random(1),
+                                    side=towards_women("en"))
+        return (Counter(c.type for c in chosen["test"]), {c.key for c in chosen["test"]},
+                Counter(c.row["edit_detail"] for c in chosen["test"] if c.type == "gender"))
+
+    types, sources, sides = split(["He->She", "She->He"] * 3)  # the greedy round-robin gave tense 8, gender 4
+    assert types == Counter(tense=6, gender=6) and sources == {f"s{k}" for k in range(12)}
+    assert sides == Counter({"He->She": 3, "She->He": 3})
+    types, _, sides = split(["He->She"] * 5 + ["She->He"])  # one more towards women would set the sides 3 apart
+    assert types == Counter(tense=8, gender=4) and sides == Counter({"He->She": 3, "She->He": 1})
+
+
+def test_no_two_examples_share_a_hallucinated_hypothesis():
+    rows = [("saw her", "saw me"), ("saw him", "saw me"), ("met him", "met me")]
+    cands = {"pronoun": [Candidate(key=g, type="pronoun", row={"edit_detail": "x->me", "hyp_bad": b})
+                         for g, b in rows]}
+    chosen, _ = select_balanced(cands, {"test": 3}, random.Random(5))
+    assert sorted(c.row["hyp_bad"] for c in chosen["test"]) == ["met me", "saw me"]
+
+
+def test_max_same_edit_keeps_an_edit_from_recurring_in_a_split():
+    """'Två->Tre' 8 times among 13 Swedish number edits, 'interim' inserted 5 times: a recurring edit gives
+    itself away; with max_same_edit each edit comes at most that often per split, in any case."""
+    details = ["Två->Tre"] * 12 + ["två->tre"] * 4 + ["fyra->tre", "45->43", "3->2"]
+    cands = {"number": [Candidate(key=str(k), type="number", row={"edit_detail": d, "hyp_bad": str(k)})
+                        for k, d in enumerate(details)]}
+    chosen, exhausted = select_balanced(cands, {"trial": 2, "test": 10}, random.Random(5), max_same_edit=2)
+    assert [c.row["edit_detail"] for c in chosen["trial"]] == ["Två->Tre", "Två->Tre"]
+    assert [c.row["edit_detail"] for c in chosen["test"]] == ["fyra->tre", "Två->Tre", "två->tre", "45->43", "3->2"]
+    assert "number" in exhausted
+    unlimited, _ = select_balanced(cands, {"trial": 2, "test": 10}, random.Random(5))
+    assert len(unlimited["test"]) == 10
+    same = {"number": [Candidate(key=str(k), type="number", row={"edit_detail": "two->three", "hyp_bad": str(k)})
+                       for k in range(10)]}
+    chosen, exhausted = select_balanced(same, {"trial": 3, "test": 3}, random.Random(5), max_same_edit=2)
+    assert [len(chosen["trial"]), len(chosen["test"])] == [2, 2] and "number" in exhausted  # capped per split
+
+
+def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():
+    cands = {t: [Candidate(key=f"{t}{k}", type=t, row={}) for k in range(n)] for t, n in
+             (("natural", 40), ("date", 2), ("tense", 3))}
+    chosen, _ = select_balanced(cands, {"test": 30}, random.Random(1), max_share=1.5)
+    assert sorted(Counter(c.type for c in chosen["test"]).items()) == [("date", 2), ("natural", 15), ("tense", 3)]
+    filled, _ = select_balanced(cands, {"test": 30}, random.Random(1))
+    assert Counter(c.type for c in filled["test"])["natural"] == 25
+
+
+def test_gender_edits_go_as_often_towards_women_as_towards_men():
+    details = ["He->She", "he->she,his->her", "His->Her", "men->women", "She->He", "her->his"]
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d}) for k, d in enumerate(details)],
+             "date": [Candidate(key="d", type="date", row={})]}
+    assert balance_gender_directions(cands, "en", random.Random(1)) == 2
+    to_female = [c.row["edit_detail"].split("->")[-1].lower() in ("she", "she,his", "her", "women")
+                 for c in cands["gender"]]
+    assert sorted(to_female) == [False, False, True, True] and len(cands["date"]) == 1
+    de = {"gender": [Candidate(key="a", type="gender", row={"edit_detail": "Vater->Mutter"})]}
+    assert balance_gender_directions(de, "de", random.Random(1)) == 1 and de["gender"] == []
+
+
+@pytest.mark.parametrize("rows,message", [
+    ([_row(1), _row(1)], "duplicate ids"),
+    ([_row(1, good="same", bad="same")], "hyp\\+ equals hyp-"),
+    ([_row(1, type_="spelling")], "types outside the eleven"),
+    ([_row(1, split="trial", source="s"), _row(2, source="s")], "sources in both trial and test"),
+    ([_row(1), _row(2), _row(3), _row(4, type_="date")], "differ by more than the tolerance 1"),
+])
+def test_quality_gates_fail_clearly(rows, message):
+    with pytest.raises(PipelineError, match=message):
+        check_gates(rows, "paraphrase en", 1, set())
+
+
+def test_gates_pass_and_spare_exhausted_types():
+    rows = [_row(1), _row(2), _row(3), _row(4, type_="date")]
+    check_gates(rows, "paraphrase en", 1, {"date"})
+
+
+def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():
+    row = {**_row(7, good="faithful", bad="hallucinated")}
+    det = detection_row(row, 13)
+    assert det == detection_row(row, 13)
+    assert det[det["label"]] == "hallucinated" and {det["hyp1"], det["hyp2"]} == {"faithful", "hallucinated"}

