@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tasks.hallucigen.build import candidate
 from tasks.hallucigen.select import Candidate
 from tasks.io import read_records
 from tasks.rows import BadField, mapping, text
@@ -39,12 +40,9 @@ def aces_candidates(path: Path, directions: list[str]) -> tuple[dict[str, list[C
             continue
         tally.keep()
         type_, (source, good, bad) = parsed
-        out.setdefault(row["langpair"], []).append(Candidate(
-            key=source, type=type_,
-            row={"scenario": "translation", "langpair": row["langpair"], "source": source, "hyp_good": good,
-                 "hyp_bad": bad, "type": type_, "edit_from": None, "edit_to": None, "edit_start": None,
-                 "edit_detail": f"aces:{row['phenomena']}", "origin": f"aces:{index}",
-                 "hyp_good_origin": "aces"}))
+        out.setdefault(row["langpair"], []).append(candidate(
+            "translation", row["langpair"], source, good, "aces", type_, bad, f"aces:{index}",
+            detail=f"aces:{row['phenomena']}"))
     return out, tally
 
 
