@@ -130,12 +130,43 @@ class SourceBlind(Strict):
     target_f1: Share
 
 
+class ProbeCeilings(Strict):
+    overall: Share
+    per_type: Share
+    per_type_override: dict[HallucinationType, Share] = {}
+    min_examples: Count
+    floor: Share
+    classifiers: Annotated[list[Literal["ngram", "encoder", "longer", "less_shared"]], UNIQUE] = Field(min_length=1)
+
+
+class ArtifactProbe(Strict):
+    enabled: bool
+    encoder: str | None
+    folds: Annotated[int, Field(ge=2)]
+    resamples: PositiveInt
+    ceilings: ProbeCeilings
+    on_exceed: Literal["fail", "warn"]
+
+
 class ReviewSheet(Strict):
     sheet: str
     key: str
 
 
-class HallucigenTranslation(Section):
+class HallucigenSelection(Section):
+    """What both HalluciGen sections share: selection, the artifact checks and the review files."""
+    balance_tolerance: Count
+    max_type_share: Annotated[float, Field(ge=1)] | None
+    max_near_copy_share: Share
+    max_same_edit: PositiveInt | None = None
+    source_blind: SourceBlind
+    artifact_probe: ArtifactProbe
+    review_sheets: list[ReviewSheet]
+    published_review: str | None = None
+    rejected_examples: str | None = None
+
+
+class HallucigenTranslation(HallucigenSelection):
     KEY = "hallucigen_translation"
     seed: int
     directions: Annotated[list[Direction], UNIQUE] = Field(min_length=1)
@@ -150,15 +181,9 @@ class HallucigenTranslation(Section):
     min_pivot_margin: dict[Literal["fr", "de"], Annotated[float, Field(ge=-1, le=1)]] = {}
     use_aces: bool
     sizes: Sizes
-    balance_tolerance: Count
-    max_type_share: Annotated[float, Field(ge=1)] | None
-    source_blind: SourceBlind
-    review_sheets: list[ReviewSheet]
-    published_review: str | None = None
-    rejected_examples: str | None = None
 
 
-class HallucigenParaphrase(Section):
+class HallucigenParaphrase(HallucigenSelection):
     KEY = "hallucigen_paraphrase"
     seed: int
     languages: Annotated[list[Literal["en", "sv"]], UNIQUE] = Field(min_length=1)
@@ -179,13 +204,6 @@ class HallucigenParaphrase(Section):
     min_confirm_similarity: Share = 0.0
     sweparaphrase_files: Annotated[list[str], UNIQUE] = Field(min_length=1)
     sizes: dict[Literal["en", "sv"], Sizes]
-    balance_tolerance: Count
-    max_type_share: Annotated[float, Field(ge=1)] | None
-    max_same_edit: PositiveInt | None = None
-    source_blind: SourceBlind
-    review_sheets: list[ReviewSheet]
-    published_review: str | None = None
-    rejected_examples: str | None = None
 
 
 class HallucigenLlm(Section):

@@ -23,3 +23,37 @@ def token_f1(a: str, b: str) -> float:
         return 0.0
     p, r = common / sum(cb.values()), common / sum(ca.values())
     return 2 * p * r / (p + r)
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of ``text``, case, spacing and punctuation aside: words('Houston, we got a problem!')
+    -> ['houston', 'we', 'got', 'a', 'problem']."""
+    return WORD.findall(text.lower())
+
+
+def word_edits(a: str, b: str, bound: int = 2) -> int:
+    """The word-level edit distance (insertions, deletions, substitutions) of ``a`` and ``b``, capped at ``bound``:
+    word_edits('We got a problem.', 'we have a problem') -> 1."""
+    x, y = words(a), words(b)
+    if abs(len(x) - len(y)) >= bound:
+        return bound
+    prev = list(range(len(y) + 1))
+    for i, wx in enumerate(x, 1):
+        cur = [i]
+        for j, wy in enumerate(y, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (wx != wy)))
+        if min(cur) >= bound:
+            return bound
+        prev = cur
+    return min(prev[-1], bound)
+
+
+def copies(a: str, b: str) -> bool:
+    """``b`` says ``a`` word for word, case, spacing and punctuation aside: copies('Houston, we got a problem.',
+    'Houston we got a problem!') -> True."""
+    return words(a) == words(b)
+
+
+def near_copy(a: str, b: str) -> bool:
+    """``b`` copies ``a`` or changes at most one word of it: near_copy('We got a problem.', 'We have a problem.')."""
+    return word_edits(a, b) <= 1

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from tasks.edits.negation import load_lexicon
+from tasks.edits.negation import REMOVAL_ONLY, load_lexicon
 from tasks.edits.result import Edit
 from tasks.edits.verbgroup import NEGATORS, tense_of_token
 
@@ -63,15 +63,22 @@ def check_retag(edit: Edit, bad_doc: Doc, good_doc: Doc, offset: int = 0) -> str
     if edit.type == "tense":
         if tense_in_tags(bad_doc, start, end) != edit.detail.split("->")[1]:
             return "retag_tense_mismatch"
-    elif edit.detail.startswith("lexical:"):
+    elif edit.detail.startswith(("lexical:", "remove-lexical:")):
         new_word = edit.detail.split("->")[1]
+        known = load_lexicon().keys() | REMOVAL_ONLY.values()
         tagged = [t for t in bad_doc if t.lower_ == new_word and start <= t.idx < end]
-        if new_word not in load_lexicon() or not tagged or not tagged[0].tag_.startswith(("JJ", "VBN")):
+        if new_word not in known or not tagged or not tagged[0].tag_.startswith(("JJ", "VBN")):
             return "retag_lexical_mismatch"
     elif abs(_negators(bad_doc, start, end) - _negators(good_doc, edit.start, edit.start + len(edit.source))) != 1:
         return "retag_polarity_unchanged"
     return None
 
 
+# Negative determiners, pronouns and 'without' ('no contact' -> 'some contact', 'nothing' -> 'something'): a
+# negator whatever their tag, beside the adverbs (not, n't, never) tagged RB.
+NEGATIVE_WORDS = {"no", "none", "nothing", "nobody", "without"}
+
+
 def _negators(doc: Doc, start: int, end: int) -> int:
-    return sum(t.lower_ in NEGATORS and t.tag_ == "RB" for t in doc if start <= t.idx < end)
+    return sum((t.lower_ in NEGATORS and t.tag_ == "RB") or t.lower_ in NEGATIVE_WORDS
+               for t in doc if start <= t.idx < end)

@@ -4,6 +4,8 @@ listed finite verb moves into the past ('est' -> 'était'). Neither where the se
 now ('so far', 'is named after') nor beside a year long past ('In 1924 he is')."""
 from __future__ import annotations
 
+import hashlib
+import random
 import re
 
 from spacy.tokens import Doc
@@ -13,7 +15,7 @@ from tasks.edits.context import Context, token_at
 from tasks.edits.numerals import DECADE, LAST_PAST_YEAR, YEAR
 from tasks.edits.result import Edit, Skip
 from tasks.edits.rewrite import Rewrite
-from tasks.edits.swap import swap_match
+from tasks.edits.swap import match_case, replace_span
 from tasks.edits.verbgroup import (
     VerbGroup,
     agreement,
@@ -81,19 +83,150 @@ def _other_finite_in(doc: Doc, group: VerbGroup, tense: str) -> bool:
     return any(tense_of_token(t) == tense for t in doc if t.i not in own)
 
 
-# A 'will' put into a report of facts reads as an error without the source; a past moved into the present reads
-# as a historical present ('is survived by', 'Avant son indépendance, la Finlande est'), a clash with the narrative
-# ('ist 14 Jahre alt, als ... kamen') or a birth ('is born'). So every edit goes from the present into the past.
-EDIT_TARGET = "past"
+# Each direction of the datasets' tense edit is restricted to the sentences whose content allows it, so that a
+# blind reader sees a plausible sentence in its new tense (earlier reviews: a 'will' put into a report of facts
+# reads as an error, 'In 1990 he will win'; a past moved into the present reads as a historical present, 'is
+# survived by', 'Before its independence, Finland is', or as a birth, 'is born'). The classes, by direction:
+# - present -> past: any present that passes the other checks ('The team wins the cup' -> 'won').
+# - past -> present: a simple past of a stative verb (STATIVE: be, have, live, lie, consist, contain, ...) with no
+#   past time anchor (PAST_ANCHOR: a year, decade or century, 'ago', 'formerly', 'then', a 'when', 'before' or
+#   'after' clause, a birth, death or founding): 'He had a car' -> 'He has a car'; not 'In 1924 he had a car',
+#   not a passive ('was born', 'was survived by').
+# - present or past -> future: what reads as a plan or intention: a first- or second-person subject in speech
+#   ('We support the proposal' -> 'We will support the proposal'), not a verb of a mental state or a formula
+#   (NOT_INTENDED: 'I thank you', 'I know'); and, from the present only, a general statement of what someone does
+#   with an activity verb in the simple present ('The club plays its home games at Elland Road' -> 'will play');
+#   never a stative or locative verb ('Walcott is a village', 'The river flows into the sea') and never beside a
+#   past anchor.
+# - future -> past: a plan ('The company will open a store' -> 'The company opened a store'), not where a present
+#   stays beside it in a conditional or temporal clause ('I will tell you if you translate it' -> 'I told you if
+#   you translate it' clashes) nor beside a future time word ('will be opened next year' -> 'was opened next
+#   year').
+# - future -> present: the same, of a stative verb or a first- or second-person subject ('The project will be a
+#   success' -> 'The project is a success', 'We will support it' -> 'We support it').
+STATIVE = {"be", "have", "live", "lie", "consist", "contain", "belong", "remain", "serve", "own", "work", "include",
+           "comprise", "hold", "stay", "reside", "stand", "cover", "exist", "house", "possess"}
+# Verbs a future of which does not read as a plan: places and shapes ('The road runs ...', 'The river flows ...'),
+# definitions ('The term refers to ...'), mental states and formulas ('I thank you', 'We know', 'I hope').
+LOCATIVE = {"flow", "run", "stretch", "border", "rise", "cross", "extend", "connect", "join", "drain", "empty",
+            "originate", "reach", "pass", "lead", "begin", "end", "start", "meet", "form", "surround", "face",
+            "overlook", "sit", "situate", "locate", "refer", "mean", "denote", "describe", "represent",
+            "correspond", "equal", "depend", "differ", "seem", "look", "sound", "feel", "resemble", "lack",
+            "need", "deserve", "matter", "count", "weigh", "measure", "cost", "span", "occupy", "surround",
+            "encompass", "divide", "separate", "carry", "share", "consist", "contain", "belong", "take", "continue",
+            "turn", "head", "curve", "bend", "wind", "go", "enter", "leave", "exit", "intersect", "follow"}
+NOT_INTENDED = {"thank", "hope", "wish", "want", "think", "believe", "know", "understand", "mean", "like", "love",
+                "need", "feel", "regret", "apologise", "apologize", "congratulate", "welcome", "see", "hear",
+                "remember", "suppose", "guess", "doubt", "fear", "say", "assume", "agree", "realise", "realize",
+                "appreciate", "admit", "promise", "declare", "note", "recall", "forget", "mind", "bet", "wonder",
+                "am", "get", "go", "let", "tell"}
+SPEAKERS = {"i", "we", "you"}
+PAST_ANCHOR = {lang: re.compile(r"\b(?:" + words + r")\b", re.IGNORECASE) for lang, words in {
+    "en": r"ago|formerly|former|once|then|when|whenever|before|after|afterwards|later|earlier|previously|originally|"
+          r"initially|until|till|during|since|yesterday|last|late|born|died|dead|death|founded|established|built|"
+          r"married|killed|buried|retired|history|historically|in the past|at the time|at that time|season|early|"
+          r"eventually|finally|subsequently",
+    "fr": r"autrefois|jadis|alors|quand|lorsque|avant|après|depuis|naguère|il y a|hier|née?s?|morte?s?|décédée?|"
+          r"fondée?s?|ancien\w*|dernière?s?|puis|ensuite|auparavant|plus tard|époque|à l'origine|à l’origine|"
+          r"finalement|jusqu'|jusqu’|guerre",
+    "de": r"damals|früher|einst|einmal|als|bevor|nachdem|vorher|seit|ehemal\w*|gestern|letzte\w*|geboren|gestorben|"
+          r"starb|gegründet|dann|danach|später|bis|ursprünglich|\w*zeit|\w*krieg\w*|ende|"
+          r"vor (?:seiner|ihrer|seinem|ihrem|dem|der|den)",
+    "sv": r"förr|tidigare|när|innan|efter|sedan|då|igår|i går|förra|född|dog|grundades|grundad|dåvarande|senare|"
+          r"tills|ursprungligen|\w*krig\w*",
+}.items()}
+FUTURE_ANCHOR = re.compile(r"\b(?:tomorrow|next|soon|upcoming|forthcoming|future|coming|shortly|"
+                           r"demain|prochaine?s?|bientôt|avenir|morgen|bald|nächste\w*|künftig\w*|zukunft|"
+                           r"imorgon|snart|nästa|framöver|framtiden)\b", re.IGNORECASE)
+CONDITIONAL = {"if", "unless", "when", "whenever", "once", "until", "till", "before", "after", "while", "as",
+               "provided", "because", "since"}
 
 
-def dataset_tense_edit(doc: Doc) -> Edit | Skip:
-    """The tense edit both datasets use: the main verb group from the present into EDIT_TARGET, none out of the
-    future ('I will tell you if you translate it' -> 'I told you ... if you translate it' clashes)."""
-    result = tense_edit(doc, EDIT_TARGET)
-    if isinstance(result, Edit) and result.detail.startswith("future->"):
-        return Skip("from_future")
-    return result
+def past_anchor(text: str, lang: str = "en") -> bool:
+    """A year, decade or century, a month ('is at Penang on 1 August': a dated event), or a word that ties the
+    sentence to a time past ('ago', 'when', 'born', 'early in the season')."""
+    months = re.compile(r"\b(?:" + "|".join(re.escape(m) for m in lexicons.words("months", lang)) + r")\b")
+    return bool(YEAR.search(text) or DECADE.search(text) or CENTURY.search(text) or PAST_ANCHOR[lang].search(text)
+                or months.search(text))
+
+
+def _anchor_reason(text: str) -> str:
+    """A year, decade or century long past ('tense_with_past_date'), else a past word ('past_anchor')."""
+    years = YEAR.findall(text) + DECADE.findall(text)
+    dated = any(int(y) <= LAST_PAST_YEAR for y in years) or CENTURY.search(text)
+    return "tense_with_past_date" if dated else "past_anchor"
+
+
+def _target_order(text: str, current: str, rng: random.Random | None) -> list[str]:
+    """The tenses other than ``current`` in an order drawn from ``rng`` or, without one, from the text's hash."""
+    rng = rng or random.Random(hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return rng.sample([t for t in TENSES if t != current], 2)
+
+
+def _first_applying(attempts: list[tuple[str, callable]]) -> Edit | Skip:
+    """The first Edit of ``attempts`` (target, make), else the skip of the first target in TENSES order."""
+    skips = {}
+    for target, make in attempts:
+        result = make()
+        if isinstance(result, Edit):
+            return result
+        skips[target] = result
+    return next(skips[t] for t in TENSES if t in skips)
+
+
+def dataset_tense_edit(doc: Doc, rng: random.Random | None = None) -> Edit | Skip:
+    """The tense edit both datasets use: the main verb group into another tense, the targets tried in an order
+    drawn from ``rng`` (else from a hash of the text), each only in the class of sentences that allows it (see
+    above); none that leaves a future beside a new past or puts a present or future beside a past date."""
+    group = find_group(doc)
+    if isinstance(group, str) or tense_of(group) not in TENSES:
+        return tense_edit(doc, "past")  # the reason there is no verb group to move
+    current = tense_of(group)
+
+    def attempt(target: str):
+        def make() -> Edit | Skip:
+            reason = _direction_class(doc, group, current, target)
+            if reason:
+                return Skip(reason)
+            result = tense_edit(doc, target)
+            if isinstance(result, Edit) and past_beside_future(result):
+                return Skip("past_beside_future")
+            if isinstance(result, Edit) and tense_with_past_date(result, "en"):
+                return Skip("tense_with_past_date")
+            return result
+        return make
+
+    return _first_applying([(t, attempt(t)) for t in _target_order(doc.text, current, rng)])
+
+
+def _direction_class(doc: Doc, group: VerbGroup, current: str, target: str) -> str | None:
+    """Why ``doc`` is not of the class of sentences that may go from ``current`` into ``target`` (see above)."""
+    lemma = lemma_of(group.head)
+    subject = group.subject.lower_ if group.subject is not None else ""
+    speaker = subject in SPEAKERS
+    plain = not group.auxes or group.do_support  # a simple tense: no perfect, progressive or passive
+    if target in ("present", "future") and current != "future" and past_anchor(doc.text):
+        return _anchor_reason(doc.text)
+    if target == "past" and FUTURE_ANCHOR.search(doc.text):
+        return "future_anchor"  # 'will be opened next year' -> 'was opened next year'
+    if current == "past" and target == "present" and not (plain and lemma in STATIVE):
+        return "not_stative"
+    if target == "future":
+        if speaker and lemma not in NOT_INTENDED and group.head.lower_ not in NOT_INTENDED:
+            return None
+        if current == "present" and plain and not speaker and lemma not in STATIVE | LOCATIVE | NOT_INTENDED \
+                and subject not in ("it", "there", "this", "that", "which", "who") and group.subject is not None \
+                and group.subject.dep_ == "nsubj":
+            return None
+        return "not_a_plan"
+    if current == "future":
+        own = {group.head.i, *(a.i for a in group.auxes)}
+        if any(t.i not in own and (tense_of_token(t) in ("present", "past") or t.lower_ in CONDITIONAL
+                                   and t.dep_ in ("mark", "advmod")) for t in doc):
+            return "future_with_clause"
+        if target == "present" and not (speaker or lemma in STATIVE):
+            return "not_stative"
+    return None
 
 
 def _from_future(group: VerbGroup, target: str, rw: Rewrite) -> str | None:
@@ -205,23 +338,48 @@ def tense_with_past_date(edit: Edit, lang: str) -> bool:
     years = YEAR.findall(edit.bad) + DECADE.findall(edit.bad)
     if not any(int(y) <= LAST_PAST_YEAR for y in years) and not CENTURY.search(edit.bad):
         return False
+    direction = tense_direction(edit.detail, lang)
     presents = {a.lower() for a, _ in lexicons.rows("tense", lang)}  # the lists' first column: present forms
-    return bool(FUTURE.search(edit.target)) or edit.detail.endswith("->present") or edit.target.lower() in presents
+    return (direction is not None and direction[1] in ("present", "future")) or bool(FUTURE.search(edit.target)) \
+        or edit.target.lower() in presents
 
 
-FUTURE_LEFT = re.compile(r"\b(?:will|shall|won't)\b|'ll\b", re.IGNORECASE)
+FUTURE_LEFT = {"en": re.compile(r"\b(?:will|shall|won't)\b|'ll\b", re.IGNORECASE),
+               "fr": re.compile(r"\b(?:sera|seront|serai|serons|serez|aura|auront|aurai|aurons|aurez|pourra|devra|"
+                                r"deviendra|restera|va|vont)\b", re.IGNORECASE),
+               "de": re.compile(r"\b(?:wird|werden|wirst|werde)\b", re.IGNORECASE),
+               "sv": re.compile(r"\b(?:kommer att|ska|skall)\b", re.IGNORECASE)}
 
 
-def past_beside_future(edit: Edit) -> bool:
-    """An English edit into the past that leaves a future beside it ('It was also worth noting that the code
-    would work (it will be applied anyway)'): a clash that gives the edit away."""
-    return edit.detail.endswith("->past") and bool(FUTURE_LEFT.search(edit.bad))
+def past_beside_future(edit: Edit, lang: str = "en") -> bool:
+    """An edit into the past that leaves a future beside it ('It was also worth noting that the code would work
+    (it will be applied anyway)'): a clash that gives the edit away."""
+    direction = tense_direction(edit.detail, lang)
+    return direction is not None and direction[1] == "past" and bool(FUTURE_LEFT[lang].search(edit.bad))
+
+
+def tense_direction(detail: str, lang: str) -> tuple[str, str] | None:
+    """(from tense, to tense) of a tense edit's detail: 'present->past' (English) or 'past->present:var->är'
+    (French, German, Swedish: the direction, then the verb pair); an older bare verb pair ('är->var') is read
+    from the word lists. None for a detail that is not a tense edit's."""
+    head, _, pair = detail.partition(":")
+    parts = head.split("->")
+    if len(parts) == 2 and set(parts) <= set(TENSES) and parts[0] != parts[1]:
+        return parts[0], parts[1]
+    if pair or lang == "en" or len(parts) != 2:
+        return None
+    old, new = (w.lower() for w in parts)
+    forms = _forms(lang)
+    if old in forms and new in forms and forms[old] != forms[new]:
+        return forms[old], forms[new]
+    return None
 
 
 def tense(text: str, ctx: Context) -> Edit | Skip:
-    """English: the verb-group tense edit of the foundation stage, not on a hedge verb (say, seem, ...);
-    others: auxiliary and verb swaps. No present or future next to an explicit past year, and none in a
-    sentence saying 'so far', defining a formula or saying what a thing is named after."""
+    """English: the verb-group tense edit of the datasets (dataset_tense_edit, its targets drawn from
+    ``ctx.rng``), not on a hedge verb (say, seem, ...); others: the one listed finite verb moved into another
+    tense. No present or future next to an explicit past year, and none in a sentence saying 'so far', defining a
+    formula or saying what a thing is named after."""
     reason = timeless_or_bounded(text)
     if reason:
         return Skip(reason)
@@ -231,27 +389,67 @@ def tense(text: str, ctx: Context) -> Edit | Skip:
         root = next((t for t in ctx.doc if t.dep_ == "ROOT"), None)
         if root is not None and root.lemma_ in HEDGES and any(c.dep_ in ("ccomp", "xcomp") for c in root.children):
             return Skip("hedge_verb")
-        result = dataset_tense_edit(ctx.doc)
-        if isinstance(result, Edit) and past_beside_future(result):
-            return Skip("past_beside_future")
+        result = dataset_tense_edit(ctx.doc, ctx.rng)
     else:
         result = _listed_verb_tense(text, ctx)
+    if isinstance(result, Edit) and past_beside_future(result, ctx.lang):
+        return Skip("past_beside_future")
     if isinstance(result, Edit) and tense_with_past_date(result, ctx.lang):
         return Skip("tense_with_past_date")
     return result
 
 
 INFINITIVE_MARKER = re.compile(r"\b(?:zu|att)\s+$", re.IGNORECASE)  # 'bat ihn, sein Librettist zu werden'
+# French passé simple: counted as a listed past (a second verb beside the edited one), moved only as a past.
+EXTRA_PAST = {"fr": {"fut": "est", "furent": "sont"}}
+# The classes of the listed verbs (see the English ones above): a past that may go into the present is a stative
+# one ('La maison avait deux étages' -> 'a deux étages', 'Er lebte in Berlin' -> 'lebt'); a present that may go
+# into the future without a speaker an activity ('Die Mannschaft spielt in der Liga' -> 'wird in der Liga
+# spielen'); a speaker is a first- or second-person pronoun next to the verb ('Wir sind bereit' -> 'Wir werden
+# bereit sein', 'Vi är redo' -> 'Vi kommer att vara redo').
+STATIVE_LISTED = {"fr": {"était", "étaient", "avait", "avaient", "restait", "étions", "étiez", "avions", "aviez"},
+                  "de": {"war", "waren", "hatte", "hatten", "lag", "blieb", "hieß", "lebte", "gab"},
+                  "sv": {"var", "hade", "fanns", "låg", "bodde", "stod"}}
+ACTIVITY_LISTED = {"fr": {"devient"}, "de": {"spielt"}, "sv": {"spelar", "arbetar"}}
+SPEAKER_PRONOUNS = {"fr": {"je", "j'", "j’", "nous", "vous", "tu"}, "de": {"ich", "wir", "du"},
+                    "sv": {"jag", "vi", "du", "ni"}}
+# A French conditional or temporal clause keeps a present beside a future ('Je le dirai si vous le traduisez').
+FR_CLAUSE = re.compile(r"\b(?:si|s'|s’|quand|lorsque|lorsqu'|dès que|tant que|avant que|après que|pendant que|"
+                       r"parce que|puisque)", re.IGNORECASE)
+# What a German 'werden ... <infinitive>' may not close over: a comma, a bracket, a dash or a second clause.
+DE_CLAUSE_BREAK = re.compile(r"[,;:()\[\]–—\"]|\s-\s|\b(?:und|oder|aber|sondern|denn|dass|weil|wenn|als|ob|zu)\b",
+                             re.IGNORECASE)
+# A Swedish sentence whose first word is not its subject: the verb comes before the subject (V2), and 'kommer att'
+# would have to split around it ('I dag är han' -> 'I dag kommer han att vara').
+SV_SUBJECTS = {"jag", "du", "han", "hon", "den", "det", "vi", "ni", "de", "man", "hen"}
+
+
+def _forms(lang: str) -> dict[str, str]:
+    """{listed form: its tense} of a language's word lists (the futures of tense_future_<lang>, French ones)."""
+    out = {a.lower(): "present" for a, _ in lexicons.rows("tense", lang)}
+    out.update({b.lower(): "past" for _, b in lexicons.rows("tense", lang)})
+    out.update({w: "past" for w in EXTRA_PAST.get(lang, {})})
+    out.update({b.lower(): "future" for _, b in lexicons.rows("tense_future", lang) if " " not in b or lang == "sv"})
+    return out
+
+
+def _forms_pattern(lang: str) -> re.Pattern | None:
+    """A whole-word pattern of every listed form, longest first ('kommer att vara' before 'kommer')."""
+    keys = sorted(_forms(lang), key=len, reverse=True)
+    if not keys:
+        return None
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-])", re.IGNORECASE)
 
 
 def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
-    """French, German, Swedish: move the sentence's one listed finite verb from the present into the past. With
+    """French, German, Swedish: move the sentence's one listed finite verb into another tense, the targets in an
+    order drawn from ``ctx.rng``, each in its class of sentences (STATIVE_LISTED, ACTIVITY_LISTED, ...). With
     two, the other would keep its tense beside the new one ('war kontinuierlich und ist', 'kann ... übertragen
     wurden'); a French auxiliary before a participle mostly changes aspect ('est né' -> 'était né', 'a adhéré'
     -> 'avait adhéré'). Both are skipped. A listed word after an elided article ('à l'est'), an infinitive after
-    'zu' or 'att' ('zu werden' -> 'zu wurden') or, with a Doc, one not tagged as a verb does not count. The
-    Swedish future 'kommer att' stays, as in English."""
-    pat = lexicons.pattern("tense", ctx.lang)
+    'zu' or 'att' ('zu werden' -> 'zu wurden') or, with a Doc, one not tagged as a verb does not count. A Swedish
+    'kommer att' with a verb not listed stays ('kom att svara': came to answer)."""
+    pat = _forms_pattern(ctx.lang)
     found = [m for m in (pat.finditer(text) if pat is not None else [])
              if text[max(0, m.start() - 2):m.start()].lower() not in ("l'", "l’", "d'", "d’")
              and not INFINITIVE_MARKER.search(text[:m.start()])]
@@ -259,23 +457,106 @@ def _listed_verb_tense(text: str, ctx: Context) -> Edit | Skip:
     found = [m for m in found if tokens.get(m.start()) is None or tokens[m.start()].pos_ in ("AUX", "VERB")]
     if len(found) > 1 or found and _other_finite_verb(ctx.doc, tokens.get(found[0].start())):
         return Skip("tense_clash")
-    if found and tokens.get(found[0].start()) is not None and _before_participle(tokens[found[0].start()]):
+    if not found:
+        return Skip("no_candidate")
+    m = found[0]
+    if tokens.get(m.start()) is not None and _before_participle(tokens[m.start()]):
         return Skip("compound_tense")
-    if found and ctx.lang in ("de", "sv") and not text[:found[0].start()].strip():
+    if ctx.lang in ("de", "sv") and not text[:m.start()].strip():
         return Skip("verb_first")  # V2 languages: a sentence-initial verb is an imperative or a question
-    if found and ctx.lang == "sv" and FUTURE.match(text, found[0].start()):
+    if ctx.lang == "sv" and " " not in m.group(0) and FUTURE.match(text, m.start()):
         return Skip("from_future")  # 'de kommer att svara' (will answer) -> 'kom att svara' (came to answer)
-    if found and ctx.lang == "de" and found[0].group(0).lower() in ("hat", "haben") and _closing_participle(
-            text[found[0].end():]):
+    if ctx.lang == "de" and m.group(0).lower() in ("hat", "haben") and _closing_participle(text[m.end():]):
         return Skip("compound_tense")  # 'haben ... erzielt' -> 'hatten ... erzielt': a past either way
-    if found and ctx.lang == "de" and re.search(r"\bgeboren\b", text):
+    if ctx.lang == "de" and re.search(r"\bgeboren\b", text):
         return Skip("birth")  # 'wird ... geboren' of a person's birth gives itself away
-    rows = lexicons.rows("tense", ctx.lang)
-    pasts = {b.lower() for _, b in rows} - {a.lower() for a, _ in rows}
-    if found and lexicons.pairs("tense", ctx.lang)[found[0].group(0).lower()] not in pasts:
-        return Skip("not_into_past")  # no past or future moved into the present (EDIT_TARGET)
-    return swap_match(text, pat if found else None, lexicons.pairs("tense", ctx.lang), "tense", ctx.rng,
-                      lambda m: m.start() == found[0].start())
+    current = _forms(ctx.lang)[m.group(0).lower()]
+
+    def attempt(target: str):
+        def make() -> Edit | Skip:
+            result = _listed_into(text, m, current, target, ctx)
+            if isinstance(result, Edit) and past_beside_future(result, ctx.lang):
+                return Skip("past_beside_future")
+            if isinstance(result, Edit) and tense_with_past_date(result, ctx.lang):
+                return Skip("tense_with_past_date")
+            return result
+        return make
+
+    return _first_applying([(t, attempt(t)) for t in _target_order(text, current, ctx.rng)])
+
+
+def _listed_into(text: str, m: re.Match, current: str, target: str, ctx: Context) -> Edit | Skip:
+    """The listed verb ``m`` from ``current`` into ``target``, where the sentence is of that direction's class."""
+    lang, form = ctx.lang, m.group(0).lower()
+    before, after = text[:m.start()].split(), text[m.end():].split()
+    speaker = bool(before and before[-1].lower() in SPEAKER_PRONOUNS[lang]
+                   or after and after[0].lower().strip(",.") in SPEAKER_PRONOUNS[lang]
+                   or lang == "fr" and text[max(0, m.start() - 2):m.start()].lower() in ("j'", "j’"))
+    if target in ("present", "future") and current != "future" and past_anchor(text, lang):
+        return Skip(_anchor_reason(text))
+    if target == "past" and FUTURE_ANCHOR.search(text):
+        return Skip("future_anchor")  # 'Wir sind morgen in Berlin' -> 'Wir waren morgen in Berlin'
+    if current == "past" and target == "present":
+        if form not in STATIVE_LISTED[lang]:
+            return Skip("not_stative")
+        if lang in ("de", "sv") and "," in text:
+            return Skip("subordinate_clause")  # a clause whose own past would stay ('ist 14, als sie kamen')
+        if ctx.doc is not None and _other_past(ctx.doc, m.start()):
+            return Skip("tense_clash")  # 'Il servit comme missionnaire et est évêque'
+    if target == "future" and not (speaker or current == "present" and form in ACTIVITY_LISTED[lang]):
+        return Skip("not_a_plan")
+    if current == "future":
+        if lang == "fr" and (FR_CLAUSE.search(text) or "," in text):
+            return Skip("future_with_clause")
+        if target == "present" and not (speaker or _present_of(form, lang) is not None):
+            return Skip("not_stative")
+    present = form if current == "present" else _present_of(form, lang)
+    if present is None:
+        return Skip("no_inflection")
+    start, source = m.start(), m.group(0)
+    if target == "present":
+        new = present
+    elif target == "past":
+        new = lexicons.pairs("tense", lang).get(present)
+    else:
+        new = dict((a.lower(), b) for a, b in lexicons.rows("tense_future", lang)).get(present)
+    if not new:
+        return Skip("no_inflection")
+    if target == "future" and lang == "de":
+        rest = text[m.end():]
+        body = rest.rstrip()
+        end = body[-1:] if body[-1:] in ".!?" else ""
+        body = body[:len(body) - len(end)].rstrip()
+        words = body.split()
+        if not words or DE_CLAUSE_BREAK.search(body) or DE_PARTICIPLE.fullmatch(words[-1]):
+            return Skip("clause_not_closed")  # the infinitive must close the clause at the sentence end
+        aux, inf = new.split()
+        source = text[m.start():m.end() + len(body)]
+        return replace_span(text, start, start + len(source), match_case(m.group(0), aux) + body + " " + inf,
+                            "tense", f"{current}->{target}:{m.group(0)}->{new}")
+    if target == "future" and lang == "sv":
+        if not speaker and before and before[0].lower() not in SV_SUBJECTS and not before[0][:1].isupper():
+            return Skip("inverted_subject")
+        if before and (before[0].lower() not in SV_SUBJECTS and len(before) > 4 or "," in text[:m.start()]):
+            return Skip("inverted_subject")
+        if after and after[0].lower() in ("inte", "aldrig", "ej"):
+            neg = after[0]
+            source = text[m.start():text.index(neg, m.end()) + len(neg)]
+            aux, rest = new.split(" ", 1)
+            new_text = f"{match_case(m.group(0), aux)} {neg} {rest}"
+            return replace_span(text, start, start + len(source), new_text, "tense",
+                                f"{current}->{target}:{m.group(0)}->{new}")
+    new = match_case(m.group(0), new)
+    return replace_span(text, start, start + len(source), new, "tense", f"{current}->{target}:{source}->{new}")
+
+
+def _present_of(form: str, lang: str) -> str | None:
+    """The present form of a listed past or future ('était' -> 'est', 'sera' -> 'est', 'kommer att vara' -> 'är')."""
+    if form in EXTRA_PAST.get(lang, {}):
+        return EXTRA_PAST[lang][form]
+    past_to_present = {b.lower(): a.lower() for a, b in lexicons.rows("tense", lang)}
+    future_to_present = {b.lower(): a.lower() for a, b in lexicons.rows("tense_future", lang)}
+    return past_to_present.get(form) or future_to_present.get(form)
 
 
 def _other_finite_verb(doc: Doc | None, token) -> bool:
@@ -287,6 +568,12 @@ def _other_finite_verb(doc: Doc | None, token) -> bool:
     return any(t.i != token.i and t.pos_ in ("AUX", "VERB") and "Fin" in t.morph.get("VerbForm")
                and t.morph.get("Tense") == token.morph.get("Tense")
                and (t.i == 0 or doc[t.i - 1].lower_ not in ("l'", "l’", "d'", "d’")) for t in doc)
+
+
+def _other_past(doc: Doc, start: int) -> bool:
+    """A finite verb other than the one at ``start``, which keeps its past beside a past moved into the present
+    ('Il servit ... et est évêque': the small tagger reads the passé simple 'servit' as a present)."""
+    return any(t.idx != start and t.pos_ in ("AUX", "VERB") and "Fin" in t.morph.get("VerbForm") for t in doc)
 
 
 def _closing_participle(rest: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from tasks.hallucigen.artifact_probe import card_lines as probe_card_lines
 from tasks.hallucigen.fingerprint import fingerprint_lines
 from tasks.hallucigen.review import published_review_lines, review_card_lines
 from tasks.hallucigen.select import detection_row
@@ -12,6 +13,7 @@ from tasks.hallucigen.source_blind import card_lines
 from tasks.io import atomic_dir, write_json, write_parquet
 from tasks.schemas import HALLUCIGEN_DETECTION, HALLUCIGEN_GENERATION
 from tasks.share.hub_card import HALLUCIGEN_CITATION, hallucigen_metadata, write_hub_files
+from tasks.text import near_copy
 
 
 def type_table(rows: list[dict]) -> list[dict]:
@@ -60,11 +62,29 @@ def _per_group(stats: dict, key: str) -> list[tuple[str, object]]:
     return [(g, v[key]) for g, v in sorted(groups.items()) if isinstance(v, dict) and key in v]
 
 
-def gender_balance_lines(stats: dict) -> list[str]:
-    """How many gender candidates each group dropped so edits go as often towards women as towards men."""
-    out = [f"- {g}: {n}" for g, n in _per_group(stats, "gender_dropped_for_direction_balance")]
-    return ["", "Gender candidates dropped so that as many edits go towards women as towards men (a hypothesis-only "
-            "detector would otherwise learn that 'she' is the hallucination):", "", *out] if out else []
+BALANCED = {  # a group's stats key: what the candidates it counts were dropped for (select.balance_*)
+    "gender_dropped_for_direction_balance": "Gender candidates dropped so that each word pair goes towards women "
+    "and towards men within one of each other (a hypothesis-only detector would otherwise learn that 'she' is the "
+    "hallucination)",
+    "antonym_dropped_for_direction_balance": "Antonym candidates dropped so that each word pair goes both ways "
+    "within one of each other (otherwise 'nord' beside 'sud' is the hallucination)",
+    "negation_dropped_for_direction_balance": "Negation candidates dropped so that as many negations are removed "
+    "as inserted, within one (otherwise the hypothesis with 'not' is the hallucinated one)",
+    "future_dropped_for_direction_balance": "Tense candidates dropped so that as many edits go out of the future "
+    "as into it, within one (otherwise 'will' marks the hallucination)",
+    "addition_dropped_for_length_balance": "Addition candidates whose hyp- is longer than hyp+, dropped so that no "
+    "more are kept than of either other side (hyp- as long or shorter: an addition to hyp+'s shorter twin; "
+    "otherwise the longer hypothesis is the hallucinated one)",
+}
+
+
+def balance_lines(stats: dict) -> list[str]:
+    """How many candidates each group dropped so that no direction of an edit gives the hallucination away."""
+    out = []
+    for key, why in BALANCED.items():
+        counts = [f"- {g}: {n}" for g, n in _per_group(stats, key)]
+        out += ["", f"{why}:", "", *counts] if counts else []
+    return out
 
 
 def review_reject_lines(stats: dict, rejects: str | None) -> list[str]:
@@ -73,6 +93,35 @@ def review_reject_lines(stats: dict, rejects: str | None) -> list[str]:
            "invalid" for g, n in _per_group(stats, "removed_by_blind_review")]
     return ["", f"Candidates left out because the blind review rejected them (`{rejects}`):", "", *out] if (
         out and rejects) else []
+
+
+def near_copy_lines(rows: list[dict], max_share: float) -> list[str]:
+    """Per split and direction/language, how many hyp+ are near-copies of their source (one word changed at most;
+    no hyp+ copies it outright), against the cap ``max_near_copy_share``."""
+    groups = Counter((r["split"], r["langpair"]) for r in rows)
+    near = Counter((r["split"], r["langpair"]) for r in rows if near_copy(r["source"], r["hyp_good"]))
+    return ["", f"hyp+ that are near-copies of their source (one word changed at most; cap: {max_share:.0%} of a "
+            "split; a copy, case and punctuation aside, is never used):", "",
+            *[f"- {split} {lp}: {near[(split, lp)]} of {n}" for (split, lp), n in sorted(groups.items())]]
+
+
+def probe_lines(probe: dict | None, source_blind: dict | None = None) -> list[str]:
+    """The artifact probe's card section, the zero-shot fluency check's accuracy beside it (its own section
+    follows) and the gate's verdict; a line saying it was not run when switched off."""
+    if probe is None:
+        return ["## Hypothesis-only artifact probe", "", "Not run in this build (`artifact_probe.enabled: false`).", ""]
+    gate = probe["gate"]
+    verdict = (["Gate: every gated figure is within its ceiling and above the floor."] if not gate["failures"] else
+               [f"Gate ({'the build fails' if gate['on_exceed'] == 'fail' else 'a warning only'}):", "",
+                *[f"- {line}" for line in gate["failures"]]])
+    fluency = []
+    if source_blind:
+        cells = source_blind["by_split"].values()
+        n = sum(c["n"] for c in cells)
+        accuracy = sum(c["accuracy"] * c["n"] for c in cells) / n if n else 0.0
+        fluency = [f"The zero-shot fluency check (untrained, next section) picks hyp- with accuracy {accuracy:.3f} "
+                   f"over the same {n} examples.", ""]
+    return [*probe_card_lines(probe, gate["ceilings"]), *fluency, *verdict, ""]
 
 
 def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, published: list[dict]) -> str:
@@ -90,9 +139,11 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
-    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *gender_balance_lines(stats),
+    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *balance_lines(stats),
               *review_reject_lines(stats, params.get("rejected_examples"))]
-    lines += ["", *card_lines(stats.get("source_blind"))]
+    lines += near_copy_lines(rows, params["max_near_copy_share"])
+    lines += ["", *probe_lines(stats.get("artifact_probe"), stats.get("source_blind")),
+              *card_lines(stats.get("source_blind"))]
     if stats.get("review"):
         lines += ["", *review_card_lines(stats["review"])]
     if stats.get("published_review"):

@@ -25,7 +25,15 @@ from tasks.edits.library import perturb
 from tasks.edits.result import Edit
 from tasks.edits.spacy_model import tagger_of
 from tasks.errors import InputError
-from tasks.hallucigen.build import applicability, build_types, candidate, first_reject, record, select_shard
+from tasks.hallucigen.build import (
+    addition_on_twin,
+    applicability,
+    build_types,
+    candidate,
+    first_reject,
+    record,
+    select_shard,
+)
 from tasks.hallucigen.entities import name_forms, name_spans, name_vectors, ner_spans, pool_of
 from tasks.hallucigen.famous_names import drop_famous_swaps
 from tasks.hallucigen.paraphrase_checks import degenerate, faithfulness_failures, swedish_side_adds
@@ -36,6 +44,7 @@ from tasks.io import read_records
 from tasks.models.sentence import pair_similarities
 from tasks.rows import BadField, mapping, text
 from tasks.stats import Tally
+from tasks.text import copies, near_copy
 
 # --- Pool ---------------------------------------------------------------------------------------------------
 
@@ -162,11 +171,13 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
     """Per source: of the SHROOM paraphrases that are faithful both ways (consistency checks, no reversed
     polarity, little content added or dropped, encoder similarity with the source at least
     ``min_encoder_similarity['en']`` and, under ``confirm_encoder``, at least ``min_confirm_similarity``; not
-    labelled Hallucination) the one most similar under ``encoder``, else the source itself (a source that then
-    gives no example); and the first paraphrase SHROOM's annotators labelled
-    Hallucination (by majority) that is no degenerate loop as the natural hyp-. An unlabelled paraphrase that
-    fails the checks is no natural hyp-: such rows are rewordings, summaries or expansions of an acronym ('the EU'
-    for 'the Union'). Also how many candidates each check removed (a candidate can fail several)."""
+    labelled Hallucination; no copy of the source, case and punctuation aside) the one most similar under
+    ``encoder``, one that changes more than a word first ('We have a problem.' for 'We got a problem.' only where no
+    rewording passed), else the source itself (a source that then gives no example); and the first paraphrase
+    SHROOM's annotators labelled Hallucination (by majority) that is no degenerate loop as the natural hyp-. An
+    unlabelled paraphrase that fails the checks is no natural hyp-: such rows are rewordings, summaries or
+    expansions of an acronym ('the EU' for 'the Union'). Also how many candidates each check removed (a candidate
+    can fail several)."""
     verdicts = {src: [(h, faithfulness_failures(src, h["hyp"], params)) for h in by_source[src]] for src in pool}
     sims = pair_similarities(sorted({(src, h["hyp"]) for src in pool for h, f in verdicts[src] if not f}),
                              params["encoder"])
@@ -179,14 +190,16 @@ def select_hyp_good(pool: list[str], by_source: dict[str, list[dict]], params: d
         for h, failed in verdicts[src]:
             pair = (src, h["hyp"])
             failed = failed + (["encoder_similarity"] if sims.get(pair, 1.0) < floor else []) + (
-                ["confirm_similarity"] if confirm.get(pair, 1.0) < params.get("min_confirm_similarity", 0) else [])
+                ["confirm_similarity"] if confirm.get(pair, 1.0) < params.get("min_confirm_similarity", 0) else []) + (
+                ["copies_source"] if copies(src, h["hyp"]) else [])
             labelled = h["label"] == "Hallucination"
             removed.update(failed + (["labelled_hallucination"] if labelled else []))
             if not failed and not labelled:
                 faithful.append(h)
             elif natural is None and labelled and not degenerate(h["hyp"]):
                 natural = {**h, "failed": failed}
-        good = max(faithful, key=lambda h: sims[(src, h["hyp"])], default=None)  # first of equals
+        good = max(faithful, key=lambda h: (not near_copy(src, h["hyp"]), sims[(src, h["hyp"])]),
+                   default=None)  # a rewording before a near-copy; the first of equals
         goods.append((src, mend_hyphens(good["hyp"], src) if good else src, good["origin"] if good else "source"))
         naturals.append(natural if natural is None or good is None or natural["hyp"] != good["hyp"] else None)
     return goods, naturals, dict(sorted(removed.items()))
@@ -212,13 +225,8 @@ def no_failing_shroom_hypothesis(s: EnglishSource) -> str | None:
     return "no_failing_shroom_hypothesis" if s.natural is None or s.natural["hyp"] == s.good else None
 
 
-def hyp_good_copies_source(s: EnglishSource) -> str | None:
-    """hyp+ copies its source word for word: beside it a reworded natural hyp- is the odd one out."""
-    return "hyp_good_copies_source" if normalise(s.good) == normalise(s.text) else None
-
-
-SOURCE_FILTERS = (no_consistent_shroom_paraphrase,)  # every type, first
-NATURAL_FILTERS = (no_failing_shroom_hypothesis, hyp_good_copies_source)  # natural, in this order
+SOURCE_FILTERS = (no_consistent_shroom_paraphrase,)  # every type, first; no hyp+ copies its source (select_hyp_good)
+NATURAL_FILTERS = (no_failing_shroom_hypothesis,)  # natural
 
 
 def swedish_pair_problem(source: str, good: str, max_added: float) -> str | None:
@@ -230,12 +238,12 @@ def swedish_pair_problem(source: str, good: str, max_added: float) -> str | None
 
 
 def faithful_swedish_pairs(pairs: list[dict], params: dict) -> tuple[list[dict], set[str], Counter]:
-    """The pairs, first of each source, whose two sides differ and pass ``swedish_pair_problem`` and whose
-    ``encoder_sv`` similarity reaches ``min_encoder_similarity['sv']``; every source seen; and how many pairs each
-    filter removed ('one_side_adds', 'lower_start', 'encoder_similarity')."""
+    """The pairs, first of each source, whose two sides differ in more than case, spacing and punctuation, pass
+    ``swedish_pair_problem`` and reach ``min_encoder_similarity['sv']`` under ``encoder_sv``; every source seen;
+    and how many pairs each filter removed ('one_side_adds', 'lower_start', 'encoder_similarity')."""
     seen, unique, removed = set(), [], Counter()
     for p in pairs:
-        if p["source"] not in seen and p["source"] != p["good"]:
+        if p["source"] not in seen and not copies(p["source"], p["good"]):
             seen.add(p["source"])
             problem = swedish_pair_problem(p["source"], p["good"], params["max_added_content_sv"])
             removed[problem] += 1
@@ -251,10 +259,11 @@ def faithful_swedish_pairs(pairs: list[dict], params: dict) -> tuple[list[dict],
 
 
 def english_contexts(goods: list[tuple[str, str, str]], by_source: dict[str, list[dict]], params: dict, nlp
-                     ) -> list[Callable[[str], Context]]:
+                     ) -> tuple[list[Callable[[str], Context]], list[tuple[str, Context]]]:
     """Per source of ``goods`` (source, hyp+, hyp+ origin), the edit Context of a type: hyp+'s spaCy doc and entity
     spans, the pool of every hyp+'s entities with their name vectors, the modifiers of the sources left unedited
-    (theirs and their paraphrases'), the tagger, the source, and an RNG seeded by type and source."""
+    (theirs and their paraphrases'), the tagger, the source, and an RNG seeded by type and source; and the source
+    as hyp+'s twin with its addition Context (its doc, hyp+ as the text whose words it never inserts)."""
     docs = list(nlp.pipe(g for _, g, _ in goods))
     spans = [ner_spans(d, "en") for d in docs]
     entity_pool = pool_of([(g, s) for (_, g, _), s in zip(goods, spans)])
@@ -269,16 +278,25 @@ def english_contexts(goods: list[tuple[str, str, str]], by_source: dict[str, lis
         return lambda type_: Context("en", random.Random(f"{params['seed']}:en:{type_}:{src}"), doc, ents,
                                      entity_pool, attested, tag, src, vectors)
 
-    return [context_of(src, doc, ents) for (src, _, _), doc, ents in zip(goods, docs, spans)]
+    source_docs = nlp.pipe(src for src, _, _ in goods)
+    twins = [(src, Context("en", random.Random(f"{params['seed']}:en:addition-twin:{src}"), doc, modifiers=attested,
+                           tag=tag, source=good)) for (src, good, _), doc in zip(goods, source_docs)]
+    return [context_of(src, doc, ents) for (src, _, _), doc, ents in zip(goods, docs, spans)], twins
 
 
-def english_candidate(type_: str, source: EnglishSource, context: Callable[[str], Context]) -> Candidate | str:
+def english_candidate(type_: str, source: EnglishSource, context: Callable[[str], Context],
+                      twin: tuple[str, Context] | None = None) -> Candidate | str:
     """The ``type_`` candidate of one SHROOM source, or the reason of the first filter that refuses it
     (``SOURCE_FILTERS``, then for natural ``NATURAL_FILTERS``): natural takes the source's failing SHROOM
-    paraphrase as hyp-, every other type the library's perturbation of hyp+."""
+    paraphrase as hyp-, an addition the source's where no longer than hyp+ (``twin``: build.addition_on_twin),
+    every other type the library's perturbation of hyp+."""
     reason = first_reject(SOURCE_FILTERS + (NATURAL_FILTERS if type_ == "natural" else ()), source)
     if reason is not None:
         return reason
+    on_twin = addition_on_twin(source.good, twin) if type_ == "addition" else None
+    if on_twin is not None:
+        return candidate("paraphrase", "en", source.text, source.good, "shroom", type_, on_twin.bad, source.origin,
+                         detail=on_twin.detail)
     if type_ == "natural":
         natural = source.natural
         return candidate("paraphrase", "en", source.text, source.good, "shroom", type_, natural["hyp"],
@@ -302,13 +320,13 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
              "published_test_recall": round(len(published & {normalise(x) for x in pool}) / len(published), 4)}
     goods, naturals, removed = select_hyp_good(pool, by_source, params)
     stats["hyp_good_removed_by_check"] = removed
-    contexts = english_contexts(goods, by_source, params, nlp)
+    contexts, twins = english_contexts(goods, by_source, params, nlp)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies_by_type: dict[str, Tally] = defaultdict(Tally)
-    for (src, good, origin), natural, context in zip(goods, naturals, contexts):
+    for (src, good, origin), natural, context, twin in zip(goods, naturals, contexts, twins):
         source = EnglishSource(src, good, origin, natural)
         for type_ in build_types(params):
-            record(candidates, tallies_by_type, type_, english_candidate(type_, source, context))
+            record(candidates, tallies_by_type, type_, english_candidate(type_, source, context, twin))
     drop_famous_swaps(candidates, tallies_by_type["named-entity"], params.get("name_lm"))
     stats["hyp_good_origin"] = {o: sum(1 for _, _, g in goods if (g == "source") == (o == "source"))
                                 for o in ("shroom", "source")}
@@ -317,10 +335,11 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
 
 
 def swedish_contexts(pairs: list[dict], texts: list[tuple[str, str]], params: dict
-                     ) -> list[Callable[[str], Context]]:
+                     ) -> tuple[list[Callable[[str], Context]], list[tuple[str, Context]]]:
     """Per pair, the edit Context of a type: its hyp+'s name spans, the pool of every hyp+'s names with their
     vectors, the modifiers of the pairs not in ``pairs`` (``texts``: every pair read), the source, and an RNG
-    seeded by type and source."""
+    seeded by type and source; and the source as hyp+'s twin with its addition Context (hyp+ as the text whose
+    words it never inserts)."""
     spans = [name_spans(p["good"]) for p in pairs]
     entity_pool = pool_of([(p["good"], s) for p, s in zip(pairs, spans)], "sv")
     vectors = name_vectors(name_forms([(p["good"], s) for p, s in zip(pairs, spans)], entity_pool),
@@ -332,11 +351,19 @@ def swedish_contexts(pairs: list[dict], texts: list[tuple[str, str]], params: di
         return lambda type_: Context("sv", random.Random(f"{params['seed']}:sv:{type_}:{source}"), None, ents,
                                      entity_pool, attested, source=source, name_vectors=vectors)
 
-    return [context_of(p["source"], ents) for p, ents in zip(pairs, spans)]
+    twins = [(p["source"], Context("sv", random.Random(f"{params['seed']}:sv:addition-twin:{p['source']}"),
+                                   modifiers=attested, source=p["good"])) for p in pairs]
+    return [context_of(p["source"], ents) for p, ents in zip(pairs, spans)], twins
 
 
-def swedish_candidate(type_: str, pair: dict, context: Callable[[str], Context]) -> Candidate | str:
-    """The ``type_`` candidate of one Swedish pair (the library's perturbation of hyp+), or why there is none."""
+def swedish_candidate(type_: str, pair: dict, context: Callable[[str], Context],
+                      twin: tuple[str, Context] | None = None) -> Candidate | str:
+    """The ``type_`` candidate of one Swedish pair (the library's perturbation of hyp+; an addition the source's
+    where no longer than hyp+: ``twin``, build.addition_on_twin), or why there is none."""
+    on_twin = addition_on_twin(pair["good"], twin) if type_ == "addition" else None
+    if on_twin is not None:
+        return candidate("paraphrase", "sv", pair["source"], pair["good"], pair["origin"].split(":")[0], type_,
+                         on_twin.bad, pair["origin"], detail=on_twin.detail)
     result = perturb(type_, pair["good"], context(type_))
     if not isinstance(result, Edit):
         return result.reason
@@ -358,9 +385,10 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
              "published_test_sources_in_faithful_pool": len(published & {normalise(p["source"]) for p in faithful})}
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies_by_type: dict[str, Tally] = defaultdict(Tally)
-    for pair, context in zip(faithful, swedish_contexts(faithful, texts, params)):
+    contexts, twins = swedish_contexts(faithful, texts, params)
+    for pair, context, twin in zip(faithful, contexts, twins):
         for type_ in [t for t in build_types(params) if t != "natural"]:
-            record(candidates, tallies_by_type, type_, swedish_candidate(type_, pair, context))
+            record(candidates, tallies_by_type, type_, swedish_candidate(type_, pair, context, twin))
     drop_famous_swaps(candidates, tallies_by_type["named-entity"], params.get("name_lm"))
     stats["applicability"] = applicability(tallies_by_type)
     return candidates, stats

@@ -1,5 +1,5 @@
 """The select and gates blocks of a HalluciGen build (see build.py): choosing examples as uniform across types as
-the pool allows (``select_balanced``, with ``balance_gender_directions`` before it), the quality gates
+the pool allows (``select_balanced``, with the ``balance_*`` samplers before it), the quality gates
 (``check_gates``) and the detection view."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import zip_longest
 
 from tasks.detection_view import ordered_hypotheses
@@ -16,8 +17,11 @@ from tasks.edits import lexicons
 from tasks.edits.gender_de import determiner_clashes as de_clashes
 from tasks.edits.gender_fr import determiner_clashes as fr_clashes
 from tasks.edits.library import TYPES
+from tasks.edits.negation import removes_negation
 from tasks.edits.pronouns import person
+from tasks.edits.tense import tense_direction
 from tasks.errors import PipelineError
+from tasks.text import near_copy, words
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,8 @@ class Candidate:
 
 def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
                     max_share: float | None = None, side: Callable[[Candidate], object] | None = None,
-                    max_same_edit: int | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
+                    max_same_edit: int | None = None, max_near_copy_share: float | None = None
+                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
     using a source twice nor a hyp- twice ('you saw her' and 'you saw him' both gave 'you saw me'); with
     ``max_share``, no type takes more than that multiple of an even share (size / types), so a split whose
@@ -39,8 +44,11 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     (a gender edit towards women, one towards men; a pronoun edit into the third person, one out of it), so
     every split, not just the pool, has as many of each while both last. With ``max_same_edit``, no content
     or pronoun edit, nor a tense edit named by its verb (its detail, in any case: 'insert:interim', 'två->tre',
-    'me->him', 'är->var') comes more often than that in one split; a recurring one is a giveaway. A filled split
-    is then evened out by ``_rebalance``.
+    'me->him', 'är->var') comes more often than that in one split; a recurring one is a giveaway. With
+    ``max_near_copy_share``, at most that share of a split's hyp+ are near-copies of their source (``near_copy``:
+    one word changed at most). No hyp+ nearly repeats one already picked, in any split (``near_duplicate``:
+    PAWS-X holds the same sentence in several pairs, reworded or reordered). A filled split is then evened out by
+    ``_rebalance``.
     Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``)."""
     salt = rng.getrandbits(64)
     ranked = {t: sorted(c, key=lambda cand: _rank(salt, cand)) for t, c in sorted(candidates.items()) if c}
@@ -48,8 +56,10 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     order = sorted(queues)
     rng.shuffle(order)
     used, made, exhausted, capped, chosen = set(), set(), set(), set(), {}
+    seen: list[frozenset] = []  # the word sets of the hyp+ picked
     for split, size in sizes.items():
         cap = math.ceil(max_share * size / len(order)) if max_share and order else size
+        limits = Limits(max_same_edit, None if max_near_copy_share is None else int(max_near_copy_share * size))
         picked: list[Candidate] = []
         counts: Counter = Counter()
         same: Counter = Counter()
@@ -64,29 +74,45 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 while queue and queue[0].key in used:
                     queue.pop(0)
                 cand = next((c for c in queue if c.key not in used and c.row.get("hyp_bad") not in made
-                             and _fresh(c, same, max_same_edit)), None)
+                             and _fresh(c, same, limits) and not near_duplicate(c, seen)), None)
                 if cand is None:
                     (spent if queue else exhausted).add(t)
                     continue
                 queue.remove(cand)
                 used.add(cand.key)
+                seen.append(_word_set(cand))
                 made.add(cand.row.get("hyp_bad") or object())
-                same[_detail(cand)] += 1
+                same.update(_marks(cand))
                 picked.append(cand)
                 counts[t] += 1
-        _rebalance(picked, ranked, made, same, max_same_edit, side)
+        _rebalance(picked, ranked, made, same, limits, side)
         chosen[split] = picked
         capped |= spent
     return chosen, exhausted | capped | {t for t in TYPES if t not in queues}
 
 
+NEAR_DUPLICATE = 0.8  # word-set Jaccard from which two hyp+ say the same sentence
+
+
+def near_duplicate(cand: Candidate, seen: list[frozenset]) -> bool:
+    """Whether ``cand``'s hyp+ shares at least NEAR_DUPLICATE of its words (Jaccard) with one already picked: 'It
+    is also worth noting that the code would work without ADL (it is applied to it anyway).' and '... (it will be
+    applied anyway to it).' came from two PAWS-X pairs, and gave the same removed 'without' three times."""
+    mine = _word_set(cand)
+    return bool(mine) and any(len(mine & other) >= NEAR_DUPLICATE * len(mine | other) for other in seen)
+
+
+def _word_set(cand: Candidate) -> frozenset:
+    return frozenset(words(cand.row.get("hyp_good") or ""))
+
+
 def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made: set, same: Counter,
-               max_same_edit: int | None, side: Callable[[Candidate], object] | None) -> None:
+               limits: Limits, side: Callable[[Candidate], object] | None) -> None:
     """Even out a filled split in place without changing its sources. The round-robin is greedy: an abundant type
     can take the sources a scarce type's edits need (tense may hold a source whose gender edit is the only one
     gender has left). While one exists, take the shortest path that gives a source of a type at least two short of
     the largest another edit of its own: scarce type a takes source s1 from type b, b takes s2 from c, ..., until a
-    type of the largest count gives one up. Each move keeps a hyp- unique, ``max_same_edit``, and a type's sides (women
+    type of the largest count gives one up. Each move keeps a hyp- unique, the ``limits``, and a type's sides (women
     and men, into and out of the third person) no further apart than one or than they were."""
     side = side or (lambda cand: None)
     while True:
@@ -102,7 +128,7 @@ def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made
             for cand in ranked[t]:
                 old = holder.get(cand.key)
                 if (old is None or old.type == t or old.type in prev or cand.row.get("hyp_bad") in made
-                        or not _fresh(cand, same + Counter(_detail(x) for x, _ in path), max_same_edit)
+                        or not _fresh(cand, same + Counter(m for x, _ in path for m in _marks(x)), limits)
                         or not _sides_kept(picked, ranked[t], side, cand, prev[t] and prev[t][1])):
                     continue
                 if counts[old.type] == top:
@@ -118,8 +144,8 @@ def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made
             picked[picked.index(old)] = cand
             made.discard(old.row.get("hyp_bad"))
             made.add(cand.row.get("hyp_bad") or object())
-            same[_detail(old)] -= 1
-            same[_detail(cand)] += 1
+            same.subtract(_marks(old))
+            same.update(_marks(cand))
 
 
 def _path(prev: dict[str, tuple[Candidate, Candidate] | None], t: str) -> list[tuple[Candidate, Candidate]]:
@@ -160,10 +186,36 @@ GRAMMATICAL_TYPES = {"tense", "negation", "gender", "natural"}
 TENSE_CLASSES = {"past", "present", "future"}
 
 
-def _fresh(cand: Candidate, same: Counter, max_same_edit: int | None) -> bool:
+@dataclass(frozen=True)
+class Limits:
+    """A split's caps: uses of one edit detail (``max_same_edit``) and near-copy hyp+ (``max_near_copies``)."""
+
+    max_same_edit: int | None
+    max_near_copies: int | None
+
+
+NEAR_COPY = "\x00near-copy"  # the key under which a split's near-copy hyp+ are counted beside its edit details
+
+
+@lru_cache(maxsize=None)
+def _near_copy(source: str, good: str) -> bool:
+    return near_copy(source, good)
+
+
+def _marks(cand: Candidate) -> list[str]:
+    """What ``cand`` counts against in its split: its edit detail, and NEAR_COPY where hyp+ nearly copies its
+    source ('We have a problem.' for 'We got a problem.')."""
+    row = cand.row
+    return [_detail(cand)] + ([NEAR_COPY] if "hyp_good" in row and _near_copy(row["source"], row["hyp_good"]) else [])
+
+
+def _fresh(cand: Candidate, same: Counter, limits: Limits) -> bool:
     """Whether ``cand``'s edit has come fewer than ``max_same_edit`` times in the split (always, without one, and
-    for a grammatical type whose details name a class, so recur by nature: 'present->past', 'insert:not')."""
-    return max_same_edit is None or _names_a_class(cand) or same[_detail(cand)] < max_same_edit
+    for a grammatical type whose details name a class, so recur by nature: 'present->past', 'insert:not'), and a
+    near-copy hyp+ finds the split below ``max_near_copies``."""
+    if limits.max_near_copies is not None and NEAR_COPY in _marks(cand) and same[NEAR_COPY] >= limits.max_near_copies:
+        return False
+    return limits.max_same_edit is None or _names_a_class(cand) or same[_detail(cand)] < limits.max_same_edit
 
 
 def _names_a_class(cand: Candidate) -> bool:
@@ -194,35 +246,109 @@ def towards_women(lang: str) -> Callable[[Candidate], object]:
 
 
 def edit_side(lang: str) -> Callable[[Candidate], object]:
-    """The side a type's queue alternates over: for a gender edit, whether it goes towards the female form; for a
-    pronoun edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
-    hallucinated: 'me -> him' more often than 'him -> me'); else None."""
-    female = towards_women(lang)
+    """The side a type's queue alternates over, so that no direction of an edit gives the hallucination away: for
+    a gender or antonym edit, its word pair and which way it goes (``pair_side``); for a pronoun
+    edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
+    hallucinated: 'me -> him' more often than 'him -> me'); for a tense edit, the tense it goes into ('is' ->
+    'was': past); for a negation, whether it removes one ('did not go' -> 'went') or adds one; for an addition,
+    whether hyp- has more words than hyp+, as many or fewer (``length_side``); else None."""
+    paired = pair_side(lang)
 
     def side(cand: Candidate) -> object:
-        if cand.type == "gender":
-            return female(cand)
+        detail = cand.row["edit_detail"] or ""
+        if cand.type in PAIRED_TYPES:
+            return paired(cand)
         if cand.type == "pronoun":
-            return person(cand.row["edit_detail"].split(",")[0].split("->")[-1], lang) == 3
+            return person(detail.split(",")[0].split("->")[-1], lang) == 3
+        if cand.type == "tense":
+            direction = tense_direction(detail, lang)
+            return direction[1] if direction else None
+        if cand.type == "negation":
+            return removes_negation(detail)
+        if cand.type == "addition":
+            return length_side(cand.row)
         return None
 
     return side
 
 
-def balance_gender_directions(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:
-    """Keep as many gender edits towards the female side as towards the male side (the larger side sampled
-    down, in place): most sources are about men, and a hypothesis-only detector that calls every 'she'
-    hallucinated would otherwise score well. Returns how many candidates were dropped."""
+def length_side(row: dict) -> int:
+    """+1 where hyp- has more words than hyp+, 0 where as many, -1 where fewer: an addition to hyp+ is +1, one to
+    a shorter twin 0 or -1 (build.addition_on_twin)."""
+    diff = len(words(row["hyp_bad"])) - len(words(row["hyp_good"]))
+    return (diff > 0) - (diff < 0)
+
+
+PAIRED_TYPES = ("gender", "antonym")  # types that swap one word of a pair for the other
+
+
+def pair_side(lang: str) -> Callable[[Candidate], object]:
+    """A gender or antonym edit's side: its first word pair, whichever way it goes, and which way: towards the
+    female form for gender ('He->She,his->her' -> ('he|she', True)), towards the pair's first word for antonyms
+    ('sud->nord' -> ('nord|sud', True)); else None."""
     female = towards_women(lang)
-    sides: dict[bool, list[Candidate]] = {True: [], False: []}
-    for cand in candidates.get("gender", []):
-        sides[female(cand)].append(cand)
-    n = min(len(sides[True]), len(sides[False]))
-    kept = {id(c) for side in (True, False) for c in rng.sample(sides[side], n)}
-    before = len(candidates.get("gender", []))
+
+    def side(cand: Candidate) -> object:
+        if cand.type not in PAIRED_TYPES:
+            return None
+        old, _, new = cand.row["edit_detail"].split(",")[0].partition("->")
+        pair = sorted((old.lower(), new.lower()))
+        return "|".join(pair), female(cand) if cand.type == "gender" else new.lower() == pair[0]
+
+    return side
+
+
+def balance_pair_directions(candidates: dict[str, list[Candidate]], type_: str, lang: str,
+                            rng: random.Random) -> int:
+    """Keep, of each word pair of a gender or antonym edit ('he|she', 'girls|boys', 'nord|sud'), no more edits one
+    way than one more than the other way (the larger side sampled down, in place): most sources are about men,
+    and a hypothesis-only detector that calls every 'she' hallucinated would otherwise score well; balanced over
+    all pairs alone, 7 'he -> she' beside 4 'she -> he' still gave 'she' away, and 10 'sud -> nord' beside one
+    'nord -> sud' gave 'nord' away. Returns how many candidates were dropped."""
+    return _thin(candidates, type_, pair_side(lang), rng, lambda n, k: min(n[k], n[(k[0], not k[1])] + 1))
+
+
+def balance_future(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:
+    """Keep no more tense edits into the future than one more than out of it, nor the reverse (in place): PAWS-X
+    has few sentences in the future, and with edits only into it, 'will' marks the hallucination. Returns how many
+    were dropped."""
+    def future(cand: Candidate) -> int:
+        direction = tense_direction(cand.row["edit_detail"] or "", lang) or ("", "")
+        return (direction[1] == "future") - (direction[0] == "future")
+
+    return _thin(candidates, "tense", future, rng, lambda n, k: min(n[k], n[-k] + 1) if k else n[k])
+
+
+def balance_negation_directions(candidates: dict[str, list[Candidate]], rng: random.Random) -> int:
+    """Keep no more inserted negations than one more than removed ones, nor the reverse (the larger side sampled
+    down, in place): PAWS-X English has few negated sentences, and with 11 insertions to 2 removals a
+    hypothesis-only detector calls the hypothesis with 'not' hallucinated. Returns how many were dropped."""
+    return _thin(candidates, "negation", lambda cand: removes_negation(cand.row["edit_detail"] or ""), rng,
+                 lambda n, k: min(n[k], n[not k] + 1))
+
+
+def balance_addition_lengths(candidates: dict[str, list[Candidate]], rng: random.Random) -> int:
+    """Keep no more additions whose hyp- is longer than hyp+ than the larger of the other two sides (as long,
+    shorter: ``length_side``), the longer side sampled down in place: where few twins give a shorter hyp-
+    (build.addition_on_twin), the longer one would still give most additions away. Returns how many were
+    dropped."""
+    return _thin(candidates, "addition", lambda cand: length_side(cand.row), rng,
+                 lambda n, k: min(n[k], max(n[0], n[-1])) if k == 1 else n[k])
+
+
+def _thin(candidates: dict[str, list[Candidate]], type_: str, side: Callable[[Candidate], object],
+          rng: random.Random, most: Callable[[Counter, object], int]) -> int:
+    """Sample ``type_``'s candidates down in place to ``most(counts, side)`` of each side (seeded, each side's
+    candidates in their pooled order before the draw); how many were dropped."""
+    by_side: dict[object, list[Candidate]] = {}
+    for cand in candidates.get(type_, []):
+        by_side.setdefault(side(cand), []).append(cand)
+    counts = Counter({k: len(v) for k, v in by_side.items()})
+    kept = {id(c) for k in sorted(by_side, key=repr) for c in rng.sample(by_side[k], most(counts, k))}
+    before = len(candidates.get(type_, []))
     if before:
-        candidates["gender"] = [c for c in candidates["gender"] if id(c) in kept]
-    return before - len(candidates.get("gender", []))
+        candidates[type_] = [c for c in candidates[type_] if id(c) in kept]
+    return before - len(candidates.get(type_, []))
 
 
 def detection_row(row: dict, seed: int) -> dict:

@@ -35,6 +35,7 @@ from tasks.edits.tense import past_beside_future, tense_with_past_date, timeless
 from tasks.hallucigen import faithful
 from tasks.hallucigen.aces import aces_candidates
 from tasks.hallucigen.build import (
+    addition_on_twin,
     applicability,
     build_types,
     candidate,
@@ -52,12 +53,14 @@ from tasks.models.sentence import pair_similarities, sentence_encoder
 from tasks.pawsx.build import SPLIT_FILES, pawsx_file
 from tasks.pawsx.reader import file_accounting, read_pawsx
 from tasks.stats import Tally
+from tasks.text import copies
 
 # --- Pool ---------------------------------------------------------------------------------------------------
 
 
 def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict, dict[str, list[tuple[str, str]]]]:
-    """Paraphrase-labelled PAWS-X ids with their en/fr/de sentence1 (a language may be missing), the file
+    """Paraphrase-labelled PAWS-X ids with their en/fr/de sentence1 (a language may be missing) and sentence2, its
+    twin, as 'en2', 'fr2', 'de2' where there is one (a paraphrase of sentence1: another faithful wording), the file
     tallies, and per language the sentences of paraphrase-labelled items with their item key (the corpus of
     attested modifiers; the other pairs' word swaps make odd phrases: 'his twin father')."""
     items, tallies, corpus = [], {}, {}
@@ -72,24 +75,33 @@ def pawsx_pool(raw_dir: Path, splits: list[str]) -> tuple[list[dict], dict, dict
                                                for t in (r.sentence1, r.sentence2) if t)
         for pid, row in by_lang["en"].items():
             if row.label == 1:
-                items.append({"key": f"pawsx:{split}:{pid}", "en": row.sentence1,
-                              **{lang: by_lang[lang][pid].sentence1 for lang in ("fr", "de") if pid in by_lang[lang]}})
+                rows = {lang: by_lang[lang][pid] for lang in ("en", "fr", "de") if pid in by_lang[lang]}
+                items.append({"key": f"pawsx:{split}:{pid}", **{lang: r.sentence1 for lang, r in rows.items()},
+                              **{f"{lang}2": r.sentence2 for lang, r in rows.items() if r.sentence2}})
     return items, tallies, corpus
 
 
 def with_similarity(items: list[dict], encoder: str) -> list[dict]:
     """Each item with the encoder cosine of its English sentence and each translation ({'fr': .., 'de': ..}, and
     'fr-de' where it has both): a PAWS-X translation that drifts from its English (a mistranslation, a dropped
-    phrase) scores low."""
-    texts = sorted({it[lang] for it in items for lang in ("en", "fr", "de") if lang in it})
+    phrase) scores low. Likewise each twin with the other language's sentence1 ('fr2': French sentence2 with the
+    English sentence1, 'en2-fr': English sentence2 with the French sentence1)."""
+    texts = sorted({it[key] for it in items for key in TEXT_KEYS if key in it})
     vectors = dict(zip(texts, sentence_encoder(encoder, batch_size=64).embed(texts)))
     out = []
     for it in items:
         sim = {lang: float(vectors[it["en"]] @ vectors[it[lang]]) for lang in ("fr", "de") if lang in it}
         if len(sim) == 2:
             sim["fr-de"] = float(vectors[it["fr"]] @ vectors[it["de"]])
+        sim.update({f"{lang}2": float(vectors[it["en"]] @ vectors[it[f"{lang}2"]]) for lang in ("fr", "de")
+                    if lang in it and f"{lang}2" in it})
+        sim.update({f"en2-{lang}": float(vectors[it["en2"]] @ vectors[it[lang]]) for lang in ("fr", "de")
+                    if lang in it and "en2" in it})
         out.append({**it, "similarity": sim})
     return out
+
+
+TEXT_KEYS = ("en", "fr", "de", "en2", "fr2", "de2")
 
 
 FOUNDATION_TYPES = ("tense", "negation")  # English edits of the pawsx_edits stage
@@ -188,10 +200,16 @@ def drifting_translation(p: Pair) -> str | None:
     return "drifting_translation" if p.drifting else None
 
 
+def copies_source_language(p: Pair) -> str | None:
+    """hyp+ says its source word for word (a title or a list of names left untranslated): beside it, any edited
+    hyp- is the one that differs from the source."""
+    return "hyp_good_copies_source" if copies(p.source, p.good) else None
+
+
 # In this order: an item that fails several is counted under the first. A failing item gives no example of any
 # type: both hypotheses would carry the flaw, or hyp+ would mend the source.
 PAIR_FILTERS = (misspelt_hyp_good, garbled_hyp_good, garbled_source, lower_case_hyp_good, colon_end_hyp_good,
-                number_unlike_source, name_unlike_source, drifting_translation)
+                number_unlike_source, name_unlike_source, drifting_translation, copies_source_language)
 
 
 def pivot_margin(similarity: dict[str, float], lang: str) -> float | None:
@@ -317,25 +335,65 @@ def edit_contexts(direction: str, sample: list[dict], nlp: dict, params: dict,
     pool = pool_of(list(zip(targets, spans)), tgt_lang)
     vectors = (name_vectors(name_forms(list(zip(targets, spans)), pool), params["entity_encoder"])
                if params.get("entity_encoder") else {})
-    attested = modifiers.attested([t for _, t in corpus.get(tgt_lang, [])], tgt_lang)
-    own_sentences: dict[str, list[str]] = defaultdict(list)
-    for key, t in corpus.get(tgt_lang, []):
-        own_sentences[key].append(t)
+    attested, own_of = modifier_tables(corpus, tgt_lang)
     tag = tagger_of(nlp[tgt_lang]) if tgt_lang in nlp else None
 
     def context_of(it: dict, doc, ents: list) -> Callable[[str], Context]:
-        own = modifiers.attested(own_sentences[it["key"]], tgt_lang)
+        own = own_of(it["key"])
         return lambda type_: Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:{type_}:{it['key']}"),
                                      doc, ents, pool, attested, tag, name_vectors=vectors, own_modifiers=own)
 
     return [context_of(it, doc, ents) for it, doc, ents in zip(sample, docs, spans)]
 
 
-def item_candidate(direction: str, type_: str, item: dict, context: Callable[[str], Context],
-                   edits: dict | None) -> Candidate | str:
-    """The ``type_`` candidate of one item, or why there is none. X->en tense and negation take the pawsx_edits
-    edit when ``edits`` are given; every other edit is the library's perturbation of the target sentence."""
+def modifier_tables(corpus: dict[str, list[tuple[str, str]]], lang: str
+                    ) -> tuple[dict, Callable[[str], dict]]:
+    """The modifiers the ``corpus`` sentences of ``lang`` attest, and per item key those of its own sentences
+    (taken off the counts: an item never attests its own modifier)."""
+    own_sentences: dict[str, list[str]] = defaultdict(list)
+    for key, t in corpus.get(lang, []):
+        own_sentences[key].append(t)
+    return (modifiers.attested([t for _, t in corpus.get(lang, [])], lang),
+            lambda key: modifiers.attested(own_sentences[key], lang))
+
+
+def twin_of(direction: str, item: dict, params: dict) -> str | None:
+    """The item's twin in the target language (PAWS-X sentence2: 'fr2' for en-fr, 'en2' for fr-en) where it passes
+    the pair filters as hyp+ would and reaches the direction's similarity floor with the source, else None."""
     src_lang, tgt_lang = direction.split("-")
+    twin = item.get(f"{tgt_lang}2")
+    floor = (params.get("min_pair_similarity") or {}).get(translated_lang(direction))
+    key = f"{tgt_lang}2" if tgt_lang != "en" else f"en2-{src_lang}"
+    if twin is None or (floor is not None and item.get("similarity", {}).get(key, 0.0) < floor):
+        return None
+    return twin if first_reject(PAIR_FILTERS, Pair(item[src_lang], twin, tgt_lang, False)) is None else None
+
+
+def twin_contexts(direction: str, sample: list[dict], nlp: dict, params: dict,
+                  corpus: dict[str, list[tuple[str, str]]]) -> list[tuple[str, Context] | None]:
+    """Per item of ``sample``, its twin (``twin_of``; None without one) and the twin's addition Context: its doc,
+    the modifiers as in ``edit_contexts``, the tagger, and hyp+ as the ``source`` whose words it never inserts."""
+    tgt_lang = direction.split("-")[1]
+    twins = [twin_of(direction, it, params) for it in sample]
+    docs = (list(nlp[tgt_lang].pipe(t or "" for t in twins)) if tgt_lang in nlp else [None] * len(sample))
+    attested, own_of = modifier_tables(corpus, tgt_lang)
+    tag = tagger_of(nlp[tgt_lang]) if tgt_lang in nlp else None
+    return [(twin, Context(tgt_lang, random.Random(f"{params['seed']}:{direction}:addition-twin:{it['key']}"), doc,
+                           modifiers=attested, tag=tag, source=it[tgt_lang], own_modifiers=own_of(it["key"])))
+            if twin else None for it, twin, doc in zip(sample, twins, docs)]
+
+
+def item_candidate(direction: str, type_: str, item: dict, context: Callable[[str], Context],
+                   edits: dict | None, twin: tuple[str, Context] | None = None) -> Candidate | str:
+    """The ``type_`` candidate of one item, or why there is none. X->en tense and negation take the pawsx_edits
+    edit when ``edits`` are given; an addition is made to the item's twin where one no longer than hyp+ results
+    (``twin``: it and its Context; build.addition_on_twin); every other edit is the library's perturbation of the target
+    sentence."""
+    src_lang, tgt_lang = direction.split("-")
+    on_twin = addition_on_twin(item[tgt_lang], twin) if type_ == "addition" else None
+    if on_twin is not None:
+        return candidate("translation", direction, item[src_lang], item[tgt_lang], "pawsx", type_, on_twin.bad,
+                         item["key"], detail=on_twin.detail)
     if edits is not None and tgt_lang == "en" and type_ in FOUNDATION_TYPES:
         result = pawsx_edit_for(edits, direction, type_, item)
     else:
@@ -359,13 +417,15 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
     sample = sample_items(direction, items, params)
     drifting = drifting_items(sample, translated_lang(direction), params)
     contexts = edit_contexts(direction, sample, nlp, params, corpus or {})
+    twins = (twin_contexts(direction, sample, nlp, params, corpus or {}) if "addition" in params["types"]
+             else [None] * len(sample))
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies: dict[str, Tally] = defaultdict(Tally)
-    for it, context in zip(sample, contexts):
+    for it, context, twin in zip(sample, contexts, twins):
         flaw = first_reject(PAIR_FILTERS, Pair(it[src_lang], it[tgt_lang], tgt_lang, it["key"] in drifting))
         for type_ in build_types(params):
             record(candidates, tallies, type_,
-                   flaw if flaw is not None else item_candidate(direction, type_, it, context, edits))
+                   flaw if flaw is not None else item_candidate(direction, type_, it, context, edits, twin))
     return candidates, tallies
 
 

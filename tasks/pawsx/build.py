@@ -47,7 +47,7 @@ def make_edits(docs: list[Doc], keys: list[str], types: Iterable[str], seed: int
         results = []
         for doc, key in zip(docs, keys):
             if type_ == "tense":
-                results.append(dataset_tense_edit(doc))
+                results.append(dataset_tense_edit(doc, random.Random(f"{seed}:{type_}:{key}")))
             elif type_ == "negation":
                 lexical = random.Random(f"{seed}:{type_}:{key}").random() < lexical_share
                 results.append(negation_edit(doc, prefer_lexical=lexical))

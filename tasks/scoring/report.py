@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.io import save_png
+from tasks.scoring.difficulty import NOTE, SCENARIOS, difficulty_rows, scenario_sets
 from tasks.scoring.metrics import NO_ANSWER, PAIR_LABELS, confusion
-from tasks.scoring.results import ALL
+from tasks.scoring.results import ALL, BY_TYPE
 
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "kappa")
 RANKING = ("auroc", "spearman")
@@ -27,7 +28,7 @@ def with_ci(m: dict, key: str) -> str:
 
 
 def _columns(dets: dict) -> list[str]:
-    return sorted({lp for m in dets.values() for lp in m if lp not in (ALL, "threshold")})
+    return sorted({lp for m in dets.values() for lp in m if lp not in (ALL, "threshold", BY_TYPE)})
 
 
 def set_tables(name: str, dets: dict, note: str) -> str:
@@ -45,6 +46,27 @@ def set_tables(name: str, dets: dict, note: str) -> str:
                   [[d, m[ALL]["n"], *[with_ci(m[ALL], k) for k in metrics], m[ALL].get("no_answer", "–"),
                     m.get("threshold", "–")] for d, m in dets.items() if m[ALL].get("n")])
     return f"## {name}\n\n{note}\n\n{by_col}\n\nWhole set:\n\n{full}\n"
+
+
+def difficulty_section(res: dict) -> str:
+    """The "## Difficulty" section (tasks/scoring/difficulty.py): per HalluciGen scenario with a scored set, a
+    table of each detector's F1 per type on the built test beside its F1 on human-labelled data, then the reading
+    rule; "" where no scenario has a scored set. E.g. a row "| a | 0.83 (n=40) | 0.80 (n=60) | 0.71 (n=36) |"."""
+    parts = []
+    for scenario in SCENARIOS:
+        table = difficulty_rows(res, scenario)
+        if table is None:
+            continue
+        test, trial, binary = scenario_sets(scenario)
+        human = f"`{trial}`" + (f" and `{binary}` (binary)" if binary else "")
+        parts.append(f"### {scenario}\n\nBuilt test: `{test}`; human-labelled: {human}.\n\n{_table(*table)}\n\n"
+                     f"{NOTE}\n")
+    if not parts:
+        return ""
+    return "\n".join(["## Difficulty\n", "Each detector's F1 per hallucination type on the built test split, beside "
+                      "its F1 on the whole built test and on human-labelled pairs (the published HalluciGen trial "
+                      "items) and, for paraphrase, its F1 at the tuned threshold and AUROC on SHROOM val. Cells: F1 "
+                      "(n = examples); – where the set or detector is missing.\n", *parts])
 
 
 def ensemble_text(ens: dict) -> str:
@@ -77,6 +99,8 @@ def markdown(res: dict, params: dict) -> str:
               f"`{params['threshold_tuning_set']}` only; AUROC of the score, and Spearman's rho between the score and "
               "the annotators' p(Hallucination) where the set has it (SHROOM). Brackets: 95% percentile bootstrap "
               f"interval ({params['bootstrap']['resamples']} resamples of the examples).\n")]
+    if difficulty := difficulty_section(res):
+        parts.append(difficulty)
     for name, dets in res["detection"].items():
         parts.append(set_tables(name, dets, "Pair set."))
     for name, dets in res["binary"].items():

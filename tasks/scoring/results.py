@@ -4,7 +4,9 @@ Tables 4 and 6: hyp+ judged faithful, hyp- judged hallucinated); agreement betwe
 cross-model view (F1 against the generator's labels, mean kappa with the other evaluators). Every metric
 carries its 95% bootstrap interval (``ci``); binary sets add AUROC and, where the set has p(Hallucination),
 SHROOM's Spearman rho; each pair of detectors gets a paired bootstrap test (F1 on pair sets, AUROC on binary
-sets). The calibrated ensemble (tasks/scoring/ensemble.py) is scored beside its members on held-out items."""
+sets). Pair sets whose rows name their hallucination type add, per detector, the metrics of each type
+(``by_type``, beside the per-langpair keys). The calibrated ensemble (tasks/scoring/ensemble.py) is scored beside
+its members on held-out items."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -16,6 +18,7 @@ from tasks.scoring.intervals import auroc, confusion_metrics, interval, paired_t
 from tasks.scoring.metrics import PAIR_LABELS, binary_metrics, pair_metrics, pairwise_agreement, tune_threshold
 
 ALL = "all"
+BY_TYPE = "by_type"  # pair sets with typed rows: per detector, the metrics of each hallucination type
 
 
 def _group(rows: list[dict], key: str) -> dict[str, list[dict]]:
@@ -29,8 +32,19 @@ def is_pair_set(rows: list[dict]) -> bool:
     return bool(rows) and rows[0]["gold"] in ("hyp1", "hyp2")
 
 
+def _by(rows: list[dict], key: str, metric) -> dict:
+    """``metric`` of each group of rows sharing ``key``, groups sorted; e.g. key "type" on rows of types date
+    and tense: {"date": metric(date rows), "tense": metric(tense rows)}."""
+    return {k: metric(rs) for k, rs in _group(rows, key).items()}
+
+
 def _by_langpair(rows: list[dict], metric) -> dict:
-    return {ALL: metric(rows), **{lp: metric(rs) for lp, rs in _group(rows, "langpair").items()}}
+    return {ALL: metric(rows), **_by(rows, "langpair", metric)}
+
+
+def has_types(rows: list[dict]) -> bool:
+    """Whether every row names its hallucination type (HalluciGen sets do: "date", "tense", ...)."""
+    return bool(rows) and all(r.get("type") for r in rows)
 
 
 def _pair_arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -80,6 +94,12 @@ def binary_metrics_ci(rows: list[dict], threshold: float, boot: dict) -> dict:
 
 def pair_results(rows: list[dict], boot: dict) -> dict:
     return {det: _by_langpair(rs, lambda x: pair_metrics_ci(x, boot)) for det, rs in _group(rows, "detector").items()}
+
+
+def type_results(rows: list[dict], boot: dict) -> dict:
+    """Per detector, the pair metrics (with intervals) of each hallucination type, types sorted; e.g.
+    {"a": {"date": {"n": 40, "f1": 0.83, "ci": {...}, ...}, "tense": {...}}}."""
+    return {det: _by(rs, "type", lambda x: pair_metrics_ci(x, boot)) for det, rs in _group(rows, "detector").items()}
 
 
 def thresholds(tuning_rows: list[dict]) -> dict[str, float]:
@@ -162,6 +182,9 @@ def score_all(outputs: dict[str, list[dict]], params: dict, detector_kinds: dict
             continue
         if is_pair_set(rows):
             res["detection"][name] = pair_results(rows, boot)
+            if has_types(rows):
+                for det, by_type in type_results(rows, boot).items():
+                    res["detection"][name][det][BY_TYPE] = by_type
             res["agreement"][name] = agreement(rows)
             res["paired"][name] = paired_tests(rows, boot)
         else:

@@ -35,16 +35,36 @@ def _flatten(value, prefix: str = "") -> list[tuple[str, str]]:
     return [(prefix, json.dumps(value, ensure_ascii=False) if isinstance(value, list) else str(value))]
 
 
+PROBE_CLASSIFIER = "ngram"  # the artifact probe's classifier whose accuracy colours the type x direction matrix
+
+
+def type_matrix(examples: dict[str, int], probe: dict | None) -> dict:
+    """Examples per type (rows) and direction/language (columns), every split together, each cell with the
+    artifact probe's accuracy on it (None where the probe did not run): {'langpairs': [...], 'rows': [{'type':
+    'tense', 'cells': [{'examples': 24, 'accuracy': 0.52, 'n': 24}, ...]}]}."""
+    counts: Counter = Counter()
+    for key, n in examples.items():
+        _, langpair, type_ = key.split("/")
+        counts[(type_, langpair)] += n
+    langpairs = sorted({lp for _, lp in counts})
+    cells = ((probe or {}).get("classifiers", {}).get(PROBE_CLASSIFIER) or {}).get("by_type_langpair", {})
+    rows = [{"type": t, "cells": [{"examples": counts.get((t, lp), 0), "accuracy": cells.get(f"{t}/{lp}", {}).get(
+        "accuracy"), "n": cells.get(f"{t}/{lp}", {}).get("n")} for lp in langpairs]}
+            for t in sorted({t for t, _ in counts})]
+    return {"langpairs": langpairs, "rows": rows, "classifier": PROBE_CLASSIFIER if cells else None}
+
+
 def hallucigen_dataset(root: Path, scenario: str) -> dict | None:
     stats = _json(root / "metrics" / f"hallucigen_{scenario}.json")
     if stats is None:
         return None
-    counts = [dict(zip(("split", "langpair", "type"), k.split("/")), examples=n) for k, n in stats["examples"].items()]
     by_split = Counter()
-    for c in counts:
-        by_split[c["split"]] += c["examples"]
-    return {"name": f"hallucigen-{scenario}", "folder": f"data/hallucigen/{scenario}", "counts": counts,
-            "splits": dict(by_split), "validity": stats.get("review"),
+    for key, n in stats["examples"].items():
+        by_split[key.split("/")[0]] += n
+    probe = stats.get("artifact_probe")
+    return {"name": f"hallucigen-{scenario}", "folder": f"data/hallucigen/{scenario}",
+            "matrix": type_matrix(stats["examples"], probe), "splits": dict(by_split), "validity": stats.get("review"),
+            "probe_overall": {name: c["overall"] for name, c in probe["classifiers"].items()} if probe else None,
             "other_figures": _flatten({k: stats[k] for k in ("source_blind",) if stats.get(k)})}
 
 

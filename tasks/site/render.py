@@ -13,7 +13,15 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, keep_trailing_newline=True)
     env.filters["num"] = lambda v: "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
+    env.filters["probe_colour"] = probe_colour
     return env
+
+
+def probe_colour(accuracy: float) -> str:
+    """A cell's background for the artifact probe's accuracy: white at chance (0.5), full red at 1.0, full blue at
+    0.0: probe_colour(0.75) -> 'rgb(255,128,128)'."""
+    shade = round(255 * (1 - min(1.0, abs(accuracy - 0.5) * 2)))
+    return f"rgb(255,{shade},{shade})" if accuracy >= 0.5 else f"rgb({shade},{shade},255)"
 
 
 def _write(path: Path, text: str) -> None:

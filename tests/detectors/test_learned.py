@@ -53,12 +53,14 @@ def test_the_head_learns_well_below_ln2_and_scores_as_a_detector(pairs, tmp_path
     assert figures["valid_auroc"] >= 0.7, figures
     save_head(head, tmp_path)
     detector = LearnedDetector("learned", str(tmp_path))
-    bad = [r for r in valid if r["label"] == 1][:5]
+    bad = [r for r in valid if r["label"] == 1]
     good = {(r["origin"], r["langpair"]): r for r in valid if r["label"] == 0}
     pairs_ = [(good[(r["origin"], r["langpair"])], r) for r in bad]
     decisions = detector.decide([g["source"] for g, _ in pairs_], [g["hypothesis"] for g, _ in pairs_],
                                 [b["hypothesis"] for _, b in pairs_], "translation")
-    assert list(decisions).count("hyp2") >= 4  # the perturbed hypothesis scores higher
+    # the perturbed hypothesis scores higher on 4 in 5 validation pairs at least (0.87 of 126 measured), over all
+    # of them: the first five were three tense edits, the hardest type for a frozen encoder
+    assert list(decisions).count("hyp2") >= 0.8 * len(decisions), list(decisions).count("hyp2")
     again = LearnedDetector("learned", str(tmp_path)).scores([valid[0]["source"]], [valid[0]["hypothesis"]])
     assert again == detector.scores([valid[0]["source"]], [valid[0]["hypothesis"]])  # deterministic
 

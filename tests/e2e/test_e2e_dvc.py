@@ -35,6 +35,7 @@ from tasks.schemas import (
     HALLUCIGEN_GENERATION,
     REJECT,
 )
+from tasks.text import copies
 from tests.chat_server import ChatHandler, chat_server
 from tests.loopback import api, flow_run_state, wait
 from tests.paths import ROOT
@@ -92,9 +93,9 @@ def test_repro_builds_the_dataset(built):
             s = stats["examples"][langpair][type_]
             assert s["read"] == 4000  # English rows of dev_2k + test_2k
             assert s["kept"] + s["rejected"] == s["read"]
-            # tense: a present moves into the past only, so the ~960 past sentences are counted 'same_tense'
+            # tense: no present or future put beside a date long past ('He moved to Florence in 1524')
             assert s["kept"] > 0, (langpair, type_, s)
-            assert type_ != "tense" or s["rejected_by_reason"]["same_tense"] > 0, s
+            assert type_ != "tense" or s["rejected_by_reason"]["tense_with_past_date"] > 0, s
             assert s["rejected_by_reason"]["not_paraphrase"] == 2230
             kept, rejected = kept + s["kept"], rejected + s["rejected"]
     assert stats["examples"]["fr-en"]["tense"]["rejected_by_reason"]["missing_source"] == 5
@@ -103,7 +104,8 @@ def test_repro_builds_the_dataset(built):
     # every slot's kept count is its number of examples
     per_slot = Counter((r["langpair"], r["type"]) for r in rows)
     assert per_slot == {(lp, t): s["kept"] for lp, by_type in stats["examples"].items() for t, s in by_type.items()}
-    assert {r["edit_detail"] for r in rows if r["type"] == "tense"} == {"present->past"}  # into the past only
+    # tense edits out of the past as well as into it ('is' -> 'was', 'was' -> 'is')
+    assert {"present->past", "past->present"} <= {r["edit_detail"] for r in rows if r["type"] == "tense"}
     # no tense edit beside another finite verb that keeps the old tense ('There was ... if you don't')
     tense = {lp: stats["examples"][lp]["tense"] for lp in ("fr-en", "de-en")}
     assert all(s["rejected_by_reason"]["tense_clash"] > 0 for s in tense.values()), tense
@@ -224,6 +226,13 @@ def test_hallucigen_datasets_in_the_published_shape(built):
     for scenario in ("translation", "paraphrase"):  # switched off here, run in tests/e2e/test_e2e_paper.py
         assert "Not run in this build (`source_blind.enabled: false`)." in (out / f"{scenario}/README.md").read_text()
         assert "source_blind" not in json.loads((built / f"metrics/hallucigen_{scenario}.json").read_text())
+    built_rows = {"translation": sum(t.num_rows for t in tr.values()), "paraphrase": len(pp["trial"] + pp["test"])}
+    for scenario, n in built_rows.items():  # the artifact probe runs over every split, and only warns here
+        probe = json.loads((built / f"metrics/hallucigen_{scenario}.json").read_text())["artifact_probe"]
+        assert set(probe["classifiers"]) == {"ngram", "encoder", "longer", "less_shared"}
+        assert probe["n"] == n and probe["gate"]["on_exceed"] == "warn"
+        assert "## Hypothesis-only artifact probe" in (out / f"{scenario}/README.md").read_text()
+    assert not [r for r in pp["trial"] + pp["test"] if copies(r["source"], r["hyp_good"])]  # no hyp+ copies its source
 
 
 def test_llm_generation_path_runs_on_the_offline_model(built):

@@ -79,9 +79,9 @@ PLAUSIBLE = [
      "Au début des années 80, il a vendu 26 voitures."),
     ("number", "He won the final 6 -- 4 against Gould .", "en", Skip("no_candidate")),
     ("number", "It was first formally described in 1860 .", "en", Skip("no_candidate")),  # 'first' the adverb
-    ("tense", "He moved to Florence in 1524 .", "en", Skip("same_tense")),  # no past moved into the present
+    ("tense", "He moved to Florence in 1524 .", "en", Skip("tense_with_past_date")),  # no present beside 1524
     ("tense", "He lives in Florence and works there .", "en", Skip("tense_clash")),
-    ("tense", "Im März 1997 war er in Berlin.", "de", Skip("not_into_past")),  # never 'ist' beside 1997
+    ("tense", "Im März 1997 war er in Berlin.", "de", Skip("tense_with_past_date")),  # never 'ist' beside 1997
     ("tense", "In den 1980er Jahren ist er in Berlin.", "de", "In den 1980er Jahren war er in Berlin."),
     ("tense", "She appears as Sheila in the series .", "en", "She appeared as Sheila in the series ."),
     ("tense", "Les Silver Knights sont l'équipe actuelle de la ville.", "fr", Skip("says_now")),
@@ -126,7 +126,7 @@ PLAUSIBLE = [
     ("negation", "We do not have the people or know-how to prepare it .", "en", Skip("removed_in_compound_sentence")),
     ("negation", "It then crosses over the Lake Texoma arm of Washita River .", "en", Skip("denied_in_sequence")),
     ("negation", "I just need a little time .", "en", Skip("focus_adverb")),
-    ("negation", "I need a little time .", "en", "I do not need a little time ."),
+    ("negation", "I need a little time .", "en", "I don't need a little time ."),
     ("negation", "Il a finalement réalisé une des premières collections botaniques.", "fr", Skip("denied_in_sequence")),
     ("negation", "Alok Nath was not able to do his job so he was replaced .", "en",
      Skip("removed_in_compound_sentence")),
@@ -136,7 +136,7 @@ PLAUSIBLE = [
     ("negation", "I don't know where to begin .", "en", "I know where to begin ."),
     ("negation", "Didn't think I'd see you again .", "en", "Thought I'd see you again ."),  # keeps its capital
     ("negation", "I'd like to buy a few of these .", "en", Skip("contracted_auxiliary")),
-    ("negation", "I would like to buy a few of these .", "en", "I would not like to buy a few of these ."),
+    ("negation", "I would like to buy a few of these .", "en", "I wouldn't like to buy a few of these ."),
     ("pronoun", "I am so sorry for your loss .", "en", Skip("fixed_formula")),
     ("pronoun", "I am so sorry for your friend .", "en", "I am so sorry for my friend ."),
     ("negation", "We could almost describe it as an aspect of the controversy .", "en", Skip("positive_polarity_word")),
@@ -311,7 +311,7 @@ KENT = "Duncan McIntyre was born in Kent , England , as a son of Ivor ."
     ("tense", "Where G is Newton 's constant and formula _ 4 is the constant state .", "en", [], {},
      Skip("formula_definition")),
     ("tense", "The Keita dynasty ruled Mali from the 12th to the early 17th century .", "en", [], {},
-     Skip("same_tense")),  # never 'rules' beside the 12th century
+     Skip("tense_with_past_date")),  # never 'rules' beside the 12th century
     ("named-entity", KENT, "en", [(28, 32, "GPE"), (35, 42, "GPE")], {"GPE@in": ["Connecticut"], "GPE@,": ["France"]},
      Skip("place_beside_place")),
     ("named-entity", "It was signed by Tom Smith .", "en", [(17, 26, "PERSON")],

@@ -91,10 +91,10 @@ def test_natural_hallucination_is_a_failing_shroom_paraphrase(tmp_path, nlp):
     assert stats["published_test_recall"] == 1.0
 
 
-def test_no_natural_hallucination_beside_a_verbatim_copy_of_its_source(tmp_path, nlp):
-    """A SHROOM 'paraphrase' that copies its source word for word is no hyp+ for a natural hyp-: the reworded
-    hyp- would be the odd one out ('I'll see you in a couple of days.' beside '..., if you're going to be able to
-    get a drink.'); the edit types still take it as hyp+."""
+def test_a_verbatim_copy_of_its_source_is_never_hyp_good(tmp_path, nlp):
+    """A SHROOM 'paraphrase' that copies its source, case and punctuation aside, is no hyp+: 38 of 119 English
+    hyp+ did ('Houston, we got a problem.' / 'Houston, we got a problem.'), where any source-similarity detector
+    wins without judging, and a reworded natural hyp- is the odd one out. Its source gives no example."""
     import json
 
     from tasks.hallucigen.paraphrase import english_candidates
@@ -102,7 +102,7 @@ def test_no_natural_hallucination_beside_a_verbatim_copy_of_its_source(tmp_path,
     src = "I will see you in a couple of days at the station in Leeds."
     (tmp_path / "shroom").mkdir()
     (tmp_path / "hallucigen" / "pg").mkdir(parents=True)
-    items = [{"task": "PG", "src": src, "hyp": src},
+    items = [{"task": "PG", "src": src, "hyp": src.upper().replace(" in Leeds.", " in Leeds!")},
              {"task": "PG", "src": src, "hyp": "I will see you in a couple of days at the station in Leeds, if you "
                                                "want a drink.", "label": "Hallucination"}]
     (tmp_path / "shroom" / "s.json").write_text(json.dumps(items))
@@ -110,9 +110,26 @@ def test_no_natural_hallucination_beside_a_verbatim_copy_of_its_source(tmp_path,
     params = {"seed": 13, "shroom_files": ["s.json"], "min_source_chars": 30, "pool_size": 10, "min_similarity": 0.3,
               "types": ["natural", "tense"], **FAITHFUL}
     candidates, stats = english_candidates(tmp_path, params, nlp)
-    assert "natural" not in candidates
-    assert stats["applicability"]["natural"]["rejected_by_reason"] == {"hyp_good_copies_source": 1}
-    assert stats["hyp_good_origin"] == {"shroom": 1, "source": 0}  # the copy still serves the edit types
+    assert dict(candidates) == {}
+    assert {t: stats["applicability"][t]["rejected_by_reason"] for t in ("natural", "tense")} == {
+        "natural": {"no_consistent_shroom_paraphrase": 1}, "tense": {"no_consistent_shroom_paraphrase": 1}}
+    assert stats["hyp_good_origin"] == {"shroom": 0, "source": 1}
+    assert stats["hyp_good_removed_by_check"]["copies_source"] == 1
+
+
+def test_a_rewording_is_hyp_good_before_a_near_copy():
+    """Of two faithful paraphrases, one that changes more than a word of its source is hyp+ even where the near-copy
+    is the more similar: a near-copy beside its edited twin gives the source away (capped per split)."""
+    from tasks.hallucigen.paraphrase import select_hyp_good
+
+    src = "We do not know whether there will be an agreement on the budget."
+    near, reworded = ("We do not know whether there will be an agreement on this budget.",
+                      "We don't know if there will be an agreement on the budget.")
+    by_source = {src: [{"hyp": near, "label": None, "origin": "shroom:s.json:0"},
+                       {"hyp": reworded, "label": None, "origin": "shroom:s.json:1"}]}
+    goods, _, _ = select_hyp_good([src], by_source, {**FAITHFUL, "max_added_content": 0.25,
+                                                     "max_dropped_content": 0.25})
+    assert goods == [(src, reworded, "shroom:s.json:1")]
 
 
 def test_shroom_labels_that_are_not_strings_are_counted_rejects(tmp_path):

@@ -8,10 +8,15 @@ import pytest
 from tasks.errors import PipelineError
 from tasks.hallucigen.select import (
     Candidate,
-    balance_gender_directions,
+    balance_addition_lengths,
+    balance_future,
+    balance_negation_directions,
+    balance_pair_directions,
     check_gates,
     detection_row,
     edit_side,
+    length_side,
+    pair_side,
     select_balanced,
     towards_women,
 )
@@ -153,16 +158,41 @@ def test_max_share_keeps_one_type_from_filling_a_split_the_others_ran_out_of():
     assert Counter(c.type for c in filled["test"])["natural"] == 25
 
 
-def test_gender_edits_go_as_often_towards_women_as_towards_men():
-    details = ["He->She", "he->she,his->her", "His->Her", "men->women", "She->He", "her->his"]
+def test_gender_edits_of_each_word_pair_go_each_way_within_one():
+    """Balanced over all pairs, 7 'he -> she' beside 4 'she -> he' and 3 'girls -> boys' still gave 'she' away to
+    a trained hypothesis-only probe (0.92): each word pair keeps at most one more edit one way than the other."""
+    details = ["He->She", "he->she,his->her"] * 2 + ["He->She", "She->He", "she->he", "men->women", "His->Her",
+                                                     "her->his"]
     cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d}) for k, d in enumerate(details)],
              "date": [Candidate(key="d", type="date", row={})]}
-    assert balance_gender_directions(cands, "en", random.Random(1)) == 2
-    to_female = [c.row["edit_detail"].split("->")[-1].lower() in ("she", "she,his", "her", "women")
-                 for c in cands["gender"]]
-    assert sorted(to_female) == [False, False, True, True] and len(cands["date"]) == 1
+    assert balance_pair_directions(cands, "gender", "en", random.Random(1)) == 2
+    side = pair_side("en")
+    assert Counter(side(c) for c in cands["gender"]) == Counter({("he|she", True): 3, ("he|she", False): 2,
+                                                                 ("her|his", True): 1, ("her|his", False): 1,
+                                                                 ("men|women", True): 1})
+    assert len(cands["date"]) == 1
     de = {"gender": [Candidate(key="a", type="gender", row={"edit_detail": "Vater->Mutter"})]}
-    assert balance_gender_directions(de, "de", random.Random(1)) == 1 and de["gender"] == []
+    assert balance_pair_directions(de, "gender", "de", random.Random(1)) == 0
+    antonyms = {"antonym": [Candidate(key=str(k), type="antonym", row={"edit_detail": d})
+                            for k, d in enumerate(["sud->nord"] * 10 + ["nord->sud"])]}
+    assert balance_pair_directions(antonyms, "antonym", "fr", random.Random(1)) == 8  # 'nord' gave itself away
+    assert Counter(c.row["edit_detail"] for c in antonyms["antonym"]) == Counter({"sud->nord": 2, "nord->sud": 1})
+
+
+def test_tense_edits_go_into_the_future_no_more_than_once_more_than_out_of_it():
+    details = ["present->future"] * 9 + ["future->past", "present->past", "past->present"]
+    cands = {"tense": [Candidate(key=str(k), type="tense", row={"edit_detail": d}) for k, d in enumerate(details)]}
+    assert balance_future(cands, "en", random.Random(1)) == 7
+    assert Counter(c.row["edit_detail"] for c in cands["tense"]) == Counter(
+        {"present->future": 2, "future->past": 1, "present->past": 1, "past->present": 1})
+
+
+def test_negations_are_inserted_and_removed_within_one_of_each_other():
+    details = ["insert:not"] * 11 + ["remove:not", "remove:kein->ein"]
+    cands = {"negation": [Candidate(key=str(k), type="negation", row={"edit_detail": d})
+                          for k, d in enumerate(details)]}
+    assert balance_negation_directions(cands, random.Random(1)) == 8
+    assert Counter(c.row["edit_detail"].startswith("remove") for c in cands["negation"]) == Counter({False: 3, True: 2})
 
 
 @pytest.mark.parametrize("rows,message", [
@@ -187,3 +217,73 @@ def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():
     det = detection_row(row, 13)
     assert det == detection_row(row, 13)
     assert det[det["label"]] == "hallucinated" and {det["hyp1"], det["hyp2"]} == {"faithful", "hallucinated"}
+
+
+def test_near_copy_hyp_good_are_capped_per_split():
+    """38 of 119 English hyp+ copied their source: with max_near_copy_share, at most that share of a split's hyp+
+    change one word of the source or none; the others come from rewordings while they last."""
+    def cand(k, good):
+        return Candidate(key=f"s{k}", type="number", row={"edit_detail": f"{k}->x", "hyp_bad": f"b{k}",
+                                                         "source": f"s{k} We got a big problem", "hyp_good": good})
+
+    cands = {"number": [cand(k, f"s{k} We got a huge problem") for k in range(10)]
+             + [cand(k, f"s{k} There is a big problem we have") for k in range(10, 30)]}
+    chosen, _ = select_balanced(cands, {"test": 20}, random.Random(2), max_near_copy_share=0.1)
+    assert sum(" We got" in c.row["hyp_good"] for c in chosen["test"]) == 2
+    uncapped, _ = select_balanced(cands, {"test": 20}, random.Random(2))
+    assert sum(" We got" in c.row["hyp_good"] for c in uncapped["test"]) > 2
+
+
+def test_no_hyp_good_nearly_repeats_one_already_picked_in_any_split():
+    """PAWS-X holds a sentence in several pairs, reworded or reordered: the same removed 'without' came three
+    times in one direction. A hyp+ sharing 80% of its words with a picked one is not used."""
+    goods = ["It is also worth noting that the code would work without ADL (it is applied to it anyway).",
+             "It is also worth noting that the code would work without ADL (it will be applied anyway to it).",
+             "It serves the Chandimandir Cantonment area of the city Panchkula.",
+             "It serves the Panchkula area of the city Chandimandir Cantonment.",
+             "The river flows into the sea near the old town."]
+    cands = {"negation": [Candidate(key=f"s{k}", type="negation", row={"edit_detail": "remove:not", "hyp_bad": f"b{k}",
+                                                                       "source": f"s{k}", "hyp_good": g})
+                          for k, g in enumerate(goods)]}
+    chosen, _ = select_balanced(cands, {"trial": 1, "test": 4}, random.Random(2))
+    assert len(chosen["trial"]) + len(chosen["test"]) == 3
+
+
+def test_tense_and_negation_edits_take_their_directions_in_turn():
+    """Every tense edit went from the present into the past and nearly every negation inserted one: a
+    hypothesis-only probe read 'was' and 'not' as the hallucination. Each split takes a tense edit into each tense
+    and a negation removed as often as one inserted, while each direction lasts."""
+    tense = ["present->past"] * 12 + ["past->present"] * 4 + ["present->future"] * 2 + ["future->past"]
+    negation = ["insert:not"] * 12 + ["remove:not", "remove-lexical:unknown->known", "remove:kein->ein"]
+    cands = {"tense": [Candidate(key=f"t{k}", type="tense", row={"edit_detail": d, "hyp_bad": f"t{k}"})
+                       for k, d in enumerate(tense)],
+             "negation": [Candidate(key=f"n{k}", type="negation", row={"edit_detail": d, "hyp_bad": f"n{k}"})
+                          for k, d in enumerate(negation)]}
+    chosen, _ = select_balanced(cands, {"test": 16}, random.Random(4), side=edit_side("en"))
+    into = Counter(c.row["edit_detail"].split("->")[1] for c in chosen["test"] if c.type == "tense")
+    assert into == Counter({"past": 3, "present": 3, "future": 2})
+    removed = Counter(c.row["edit_detail"].startswith("remove") for c in chosen["test"] if c.type == "negation")
+    assert removed == Counter({True: 3, False: 5})
+    unsided, _ = select_balanced(cands, {"test": 16}, random.Random(4))
+    assert Counter(c.row["edit_detail"].split("->")[1] for c in unsided["test"] if c.type == "tense")["past"] > 3
+
+
+def test_an_addition_side_is_whether_hyp_bad_has_more_words_than_hyp_good():
+    """Every addition made hyp- the longer one: an addition's queue alternates between hyp- longer, as long and
+    shorter (additions to a shorter twin: build.addition_on_twin)."""
+    assert length_side({"hyp_good": "The band released the album.", "hyp_bad": "The band released the new album."}) == 1
+    good = "The band released the new album."
+    assert length_side({"hyp_good": good, "hyp_bad": "The band put out its first album."}) == 1
+    assert length_side({"hyp_good": good, "hyp_bad": "The band put out its album."}) == 0
+    assert length_side({"hyp_good": good, "hyp_bad": "It put out its first album."}) == 0
+    assert length_side({"hyp_good": good, "hyp_bad": "It put out its album."}) == -1
+
+
+def test_additions_with_the_longer_hyp_bad_are_sampled_down_to_the_larger_other_side():
+    def cand(k, bad):
+        return Candidate(key=f"s{k}", type="addition", row={"hyp_good": "a b c", "hyp_bad": bad})
+
+    cands = {"addition": [cand(k, "a b c d") for k in range(10)] + [cand(10, "a b x"), cand(11, "a b x"),
+                                                                     cand(12, "a b"), cand(13, "a")]}
+    assert balance_addition_lengths(cands, random.Random(1)) == 8
+    assert Counter(length_side(c.row) for c in cands["addition"]) == Counter({1: 2, 0: 2, -1: 2})

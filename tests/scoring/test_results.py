@@ -55,3 +55,32 @@ def test_binary_sets_get_auroc_spearman_intervals_and_paired_tests():
     text = markdown(res, params)
     assert "| good | 20 | 1.00 [1.00, 1.00] |" in text
     assert "| bad vs good | 20 | auroc | -1.000 | [-1.000, -1.000] | 0.000 |" in text
+
+
+def test_typed_pair_sets_get_per_type_figures_and_keep_the_other_keys():
+    """Rows of type date are all right (F1 1); of type tense one right, one answered hyp1 for gold hyp2 (hyp1: P .5,
+    R 1, F1 .6667; hyp2: F1 0; macro .3333); the whole set: macro (.8 + .6667) / 2 = .7333. A set whose rows carry no
+    type gets no by_type."""
+    from tasks.scoring.results import BY_TYPE, pair_metrics_ci, pair_results
+
+    def typed(eval_set, i, gold, pred, kind, lp="en"):
+        return {**_out(eval_set, "a", i, gold, pred, lp=lp), "type": kind}
+
+    name = "hallucigen-translation-test"
+    rows = [typed(name, 0, "hyp1", "hyp1", "date"), typed(name, 1, "hyp2", "hyp2", "date", "sv"),
+            typed(name, 2, "hyp1", "hyp1", "tense"), typed(name, 3, "hyp2", "hyp1", "tense", "sv")]
+    untyped = [{**r, "type": None} for r in rows]
+    params = {"threshold_tuning_set": "tune", "generation_proxy": "none", "generation_sets": {}, "bootstrap": BOOT,
+              "ensemble": {**ENSEMBLE, "enabled": False}}
+    res = score_all({name: rows, "plain": untyped}, params, {"a": "llm_prompt"})
+    a = res["detection"][name]["a"]
+    assert list(a) == ["all", "en", "sv", BY_TYPE] and list(a[BY_TYPE]) == ["date", "tense"]
+    assert {t: (m["n"], m["f1"]) for t, m in a[BY_TYPE].items()} == {"date": (2, 1.0), "tense": (2, 0.3333)}
+    assert a[BY_TYPE]["date"]["ci"]["f1"] == [1.0, 1.0]
+    assert a[BY_TYPE]["tense"] == pair_metrics_ci(rows[2:], BOOT)
+    assert {k: v for k, v in a.items() if k != BY_TYPE} == pair_results(rows, BOOT)["a"]
+    assert BY_TYPE not in res["detection"]["plain"]["a"]
+    text = markdown(res, params)
+    assert "| detector | en | sv |" in text and "| detector | en | sv | by_type |" not in text
+    assert text.index("## Difficulty") < text.index(f"## {name}")
+    assert "| a | 1.00 (n=2) | 0.33 (n=2) | 0.73 (n=4) | – |" in text

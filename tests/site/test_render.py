@@ -50,7 +50,10 @@ def project(tmp_path) -> Path:
         "test/fr-en/negation": 1, "test/fr-en/number": 1, "trial/de-en/number": 1},
         "review": {"overall": {"n": 3, "valid": 2, "share": 0.6667, "ci95": [0.21, 0.94]},
                    "by_type": {"number": {"n": 2, "valid": 2, "share": 1.0, "ci95": [0.34, 1.0]}},
-                   "by_langpair": {}}}))
+                   "by_langpair": {}},
+        "artifact_probe": {"classifiers": {"ngram": {
+            "overall": {"n": 3, "accuracy": 0.6667, "ci": [0.0, 1.0]},
+            "by_type_langpair": {"number/fr-en": {"n": 1, "accuracy": 0.75, "ci": [0.0, 1.0]}}}}}}))
     (root / "metrics/dialogue/dstc11.json").write_text(json.dumps({
         "splits": {"test": {"turns": 2}}, "variants": ["h-full", "h-0"],
         "files": {"dstc11-track5/val/labels.json": {"read": 3, "kept": 2, "rejected_by_reason": {"not_grounded": 1}}}}))
@@ -92,7 +95,11 @@ def test_site_pages_and_their_content(project, tmp_path):
     assert pages == ["charp.html", "detectors/hallucigen-translation-test.html", "index.html",
                      "types/translation-negation.html", "types/translation-number.html"]
     index = (out / "index.html").read_text()
-    assert '<td>test</td><td>fr-en</td><td>number</td><td class="num">1</td>' in index
+    # the type x direction matrix: examples of every split, the probe's accuracy as the cell's colour
+    assert ('<tr><td>number</td><td class="num">1</td><td class="num" style="background: rgb(255,128,128)" '
+            'title="probe accuracy 0.750 (n=1)">1 <span class="acc">0.750</span></td></tr>') in index
+    assert '<tr><td>negation</td><td class="num">0</td><td class="num">1</td></tr>' in index
+    assert '<tr><td>ngram</td><td class="num">3</td><td class="num">0.667</td><td>0.0 – 1.0</td></tr>' in index
     assert '<td>overall</td><td class="num">3</td><td class="num">2</td><td class="num">0.667</td>' in index
     number = (out / "types/translation-number.html").read_text()
     assert "He has <ins>4</ins> &lt;cats&gt;." in number and "<del>1990.</del>" in number

@@ -1,0 +1,28 @@
+"""tasks/hallucigen/outputs.py: the card's near-copy count and the artifact probe's section with its gate."""
+
+from tasks.hallucigen.outputs import near_copy_lines, probe_lines
+
+
+def test_the_card_counts_near_copy_hyp_good_per_split_and_direction():
+    rows = [{"split": "test", "langpair": "en", "source": "We got a problem.", "hyp_good": "We have a problem."},
+            {"split": "test", "langpair": "en", "source": "We got a problem.", "hyp_good": "There is trouble here."},
+            {"split": "trial", "langpair": "sv", "source": "En man spelar.", "hyp_good": "En man spelar gitarr."}]
+    lines = near_copy_lines(rows, 0.1)
+    assert lines[-2:] == ["- test en: 1 of 2", "- trial sv: 1 of 1"] and "cap: 10% of a split" in lines[1]
+
+
+def test_the_probe_section_says_what_the_gate_did_and_sets_the_fluency_check_beside_it():
+    cell = {"n": 40, "accuracy": 0.7, "ci": [0.55, 0.82]}
+    probe = {"classifiers": {"ngram": {"overall": cell, "by_type": {"tense": cell}, "by_langpair": {"en": cell},
+                                       "by_type_langpair": {"tense/en": cell}}},
+             "top_features": [{"feature": "was", "weight": 1.2}], "n": 40, "folds": 5,
+             "gate": {"failures": ["artifact probe ngram: overall accuracy 0.70 > ceiling 0.60 (n=40)"],
+                      "on_exceed": "warn", "ceilings": {"overall": 0.6, "per_type": 0.65, "per_type_override": {},
+                                                        "min_examples": 20, "floor": 0.4, "classifiers": ["ngram"]}}}
+    blind = {"by_split": {"test/en": {"n": 30, "accuracy": 0.5}, "trial/en": {"n": 10, "accuracy": 0.7}}}
+    lines = probe_lines(probe, blind)
+    assert "Gate (a warning only):" in lines
+    assert "- artifact probe ngram: overall accuracy 0.70 > ceiling 0.60 (n=40)" in lines
+    assert ("The zero-shot fluency check (untrained, next section) picks hyp- with accuracy 0.550 over the same 40 "
+            "examples.") in lines
+    assert probe_lines(None)[2] == "Not run in this build (`artifact_probe.enabled: false`)."
