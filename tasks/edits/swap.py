@@ -8,8 +8,9 @@ from tasks.edits.result import Edit, Skip
 
 
 def match_case(original: str, new: str) -> str:
-    """Give ``new`` the capitalisation of ``original`` (ALL CAPS, Title, or as is)."""
-    if len(original) > 1 and original.isupper():
+    """Give ``new`` the capitalisation of ``original`` (ALL CAPS, Title, or as is); ALL CAPS takes two capital
+    letters, so an abbreviation of one stays Title case ('M.' -> 'Mme', 'USA' -> 'UK')."""
+    if sum(c.isalpha() for c in original) > 1 and original.isupper():
         return new.upper()
     if original[:1].isupper():
         return new[:1].upper() + new[1:]

@@ -1,7 +1,6 @@
-"""The tense edit. English: the main verb group moves between past, present and future ("will" + base form),
-the datasets taking it from the present into the past (dataset_tense_edit); French, German and Swedish: the one
-listed finite verb moves into the past ('est' -> 'était'). Neither where the sentence is timeless or bounded by
-now ('so far', 'is named after') nor beside a year long past ('In 1924 he is')."""
+"""The tense edit: English moves the main verb group, French, German and Swedish their one listed finite verb,
+between past, present and future ('is' -> 'was', 'est' -> 'sera'); the datasets draw the target (dataset_tense_edit),
+each direction within its class of sentences. Never where a sentence is timeless or bounded by now."""
 from __future__ import annotations
 
 import hashlib
@@ -315,20 +314,21 @@ GENERIC = re.compile(r"\s*(?:an?|un|une|ein|eine|en|ett)\s+(?:[\w-]+\s+){1,3}(?:
 NATURAL_FACT = re.compile(r"\b(?:is|are|est|sont|ist|sind|är)\s+(?:(?:a|an|the|un|une|le|la|l'|ein|eine|der|die|das|"
                           r"en|ett)\s+)?(?:[\w'-]+\s+){0,2}(?:" + lexicons.alternation("tense_natural_fact_nouns")
                           + r")\b", re.IGNORECASE)
+# Where a place lies holds at any time: 'Fair Oaks liegt bei (38.65, -121.26)' -> 'lag bei' reads as wrong.
+PLACE = re.compile(r"\b(?:" + lexicons.alternation("tense_place") + r")\b", re.IGNORECASE)
 # What someone is a former one of stays said in the past already: 'is a former footballer' -> 'was a former
 # footballer' changes nothing and reads as doubled.
 FORMER = re.compile(r"\b(?:is|are|est|sont|ist|sind|är)\s+(?:(?:a|an|the|un|une|l'|ein|eine|der|die|das|en|ett)\s+)?"
                     r"(?:[\w'-]+\s+)?(?:" + lexicons.alternation("tense_former") + ")", re.IGNORECASE)
 
+TIMELESS = (("so_far", SO_FAR), ("formula_definition", FORMULA), ("naming_fact", NAMING), ("says_now", NOW),
+            ("natural_feature", NATURAL_FACT), ("says_former", FORMER), ("place_statement", PLACE))
+
 
 def timeless_or_bounded(text: str) -> str | None:
-    """Why no tense edit suits ``text`` whatever its verb: 'so far', a formula, a naming, 'now', what a natural
-    feature, a religion or a name is, what someone formerly was, a definition of a kind (see above)."""
-    for reason, pattern in (("so_far", SO_FAR), ("formula_definition", FORMULA), ("naming_fact", NAMING),
-                            ("says_now", NOW), ("natural_feature", NATURAL_FACT), ("says_former", FORMER)):
-        if pattern.search(text):
-            return reason
-    return "generic_definition" if GENERIC.match(text) else None
+    """Why no tense edit suits ``text`` whatever its verb: the first of TIMELESS found, a definition of a kind."""
+    return next((reason for reason, pattern in TIMELESS if pattern.search(text)),
+                "generic_definition" if GENERIC.match(text) else None)
 
 
 def tense_with_past_date(edit: Edit, lang: str) -> bool:

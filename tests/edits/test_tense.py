@@ -137,6 +137,10 @@ def test_listed_verb_into_each_tense(fr_nlp, lang, good, bad, detail):
     ("fr", "Il servit comme missionnaire et était évêque au Névada.", "tense_clash"),
     ("fr", "La maison sera grande si vous la construisez.", "future_with_clause"),
     ("sv", "Han var en stor man när han dog.", "past_anchor"),
+    # where a place lies holds at any time: never 'lag bei', 'låg vid', 'était situé'
+    ("de", "Fair Oaks liegt bei Sacramento im Bundesstaat Kalifornien.", "place_statement"),
+    ("sv", "Byn ligger vid sjön.", "place_statement"),
+    ("fr", "Le village est situé au bord du lac.", "place_statement"),
 ])
 def test_listed_verb_skips_the_bad_classes(fr_nlp, lang, text, reason):
     for s in range(4):
