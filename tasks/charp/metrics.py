@@ -3,6 +3,7 @@ and against the knowledge (bert-score with a local model path), and the critic h
 FaithDial critic when opted in, else a detector of #5, named as such in the report)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from tasks.detectors.learned import HEAD_FILE, LearnedDetector
@@ -25,18 +26,24 @@ def bertscore_f1(candidates: list[str], references: list[str], model: str, num_l
     return round(sum(scores) / len(scores), 4) if scores else 0.0
 
 
+@lru_cache(maxsize=2)
+def bertscorer(path: str, num_layers: int, device: str):
+    """The process's one BERTScore model of (``path``, layer, device): bert_score.score would load it again on
+    every call (twice per CHARP cell)."""
+    import bert_score
+
+    return bert_score.BERTScorer(model_type=path, num_layers=num_layers, device=device)
+
+
 def bertscore_items(candidates: list[str], references: list[str], model: str, num_layers: int,
                     batch_size: int = 32) -> list[float]:
     """BERTScore F1 of each pair (no baseline rescaling) with a local model path (or Hub id) and layer; an
     empty candidate (an unusable few-shot answer) scores 0."""
-    import bert_score
-
     scores = [0.0] * len(candidates)
     keep = [i for i, c in enumerate(candidates) if c.strip()]
     if keep:
-        _, _, f1 = bert_score.score([candidates[i] for i in keep], [references[i] for i in keep],
-                                    model_type=model_path(model), num_layers=num_layers, batch_size=batch_size,
-                                    device=best_device(), verbose=False)
+        scorer = bertscorer(model_path(model), num_layers, best_device())
+        _, _, f1 = scorer.score([candidates[i] for i in keep], [references[i] for i in keep], batch_size=batch_size)
         for i, v in zip(keep, f1.tolist()):
             scores[i] = v
     return scores

