@@ -1,7 +1,9 @@
 """LLM prompt detector with the overview's three detection prompts (Tables 9-10): general, meaning and
 support. A client that scores answers (local models) is asked for the log-probabilities of the allowed answers,
-so every example gets an answer and a score: pairs are asked in both orders (hyp1/hyp2 and swapped), which
-cancels the model's preference for one position, and single hypotheses (binary sets) get a yes/no question of
+so every example gets a score: pairs are asked in both orders (hyp1/hyp2 and swapped), which cancels the
+model's preference for one position, and a pair gets an answer unless the two orders cancel exactly (a model that
+names the first position in both orders with the same probability has said nothing about the pair: no answer,
+counted in `no_answer`, scored incorrect); single hypotheses (binary sets) get a yes/no question of
 the same prompt. A client that returns only text (OpenAI-compatible endpoints) is parsed: the answer must name
 hypothesis1 or hypothesis2; anything else is no answer (scored incorrect, as in the overview), counted as
 unparsable."""

@@ -460,7 +460,12 @@ def test_every_detector_scored_on_every_evaluation_set(built):
     assert llm["hallucigen-translation-test"]["examples"] == 4 * detectors["llm-general"]["max_per_langpair"]
     assert llm["unparsable_answers"] == 0 and llm["client_failures"] == {}  # log-probabilities: always an answer
     answered = {k: s["no_answer"] for k, s in llm.items() if isinstance(s, dict) and "no_answer" in s}
-    assert set(PAIR_SETS) <= set(answered) and set(answered.values()) == {0}
+    assert set(PAIR_SETS) <= set(answered)
+    for name in PAIR_SETS:  # no answer only where the two orders cancel exactly (tasks/detectors/llm_prompt.py)
+        rows = [r for r in pq.read_table(built / f"data/detections/{name}.parquet").to_pylist()
+                if r["detector"] == "llm-general"]
+        ties = [r for r in rows if r["score_1"] == r["score_2"] == 0.5]
+        assert [r for r in rows if r["prediction"] is None] == ties and answered[name] == len(ties), name
     report = (built / "data/reports/README.md").read_text()
     assert "## hallucigen-translation-test" in report and "| detector | de-en | en-de | en-fr | fr-en |" in report
     assert "## Cross-model evaluation" in report and "## Generation (proxy: cross-encoder" in report
