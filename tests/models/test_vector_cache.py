@@ -71,6 +71,7 @@ def test_a_torn_or_foreign_file_is_embedded_again(cache_dir):
     files[0].write_bytes(files[0].read_bytes()[:100])
     again, calls = counted_embed(TEXTS[:4])
     assert len(calls) == 1 and again.tobytes() == cold.tobytes()
+    assert files[0].stat().st_size == 4 * 384  # rewritten whole: the next run reads it
 
 
 PUT = """
