@@ -11,6 +11,7 @@ from prefect.logging.handlers import PrefectConsoleHandler
 
 from tasks.errors import PipelineError
 from tasks.io import SCRATCH, sweep_stale_temporaries
+from tasks.ops import stage_profile
 from tasks.params import ROOT
 
 # Where a killed stage's temporaries are swept: the writers' scratch folder, and data/ and metrics/ for the
@@ -21,7 +22,9 @@ ARTIFACT_ROOTS = (SCRATCH, ROOT / "data", ROOT / "metrics")
 def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
     """Run ``flow``; on a PipelineError exit 1 with one line naming the problem and no traceback.
 
-    Before the run, temporaries that a killed stage left (in .scratch/ or among the artifacts) are removed.
+    With HALLUCI_PROFILE set, the stage's time, memory and model loads are written at exit
+    (tasks.ops.stage_profile). Before the run, temporaries that a killed stage left (in .scratch/ or among the
+    artifacts) are removed.
     Prefect still marks the run failed (and sends its traceback to the API); the console shows no traceback for
     a PipelineError. The line is printed at interpreter exit, after Prefect has stopped its temporary
     server and logged that, so it is the last line a researcher sees.
@@ -29,6 +32,7 @@ def run_flow(flow: Callable[[], object], name: str | None = None) -> None:
     for path in sweep_stale_temporaries(*ARTIFACT_ROOTS):
         print(f"removed {path.relative_to(ROOT)}, left by a killed run", file=sys.stderr)
     quiet_pipeline_errors()
+    stage_profile.start(name or flow.__name__)
     failure: list[str] = []
     atexit.register(lambda: failure and print(failure[0], file=sys.stderr, flush=True))
     try:

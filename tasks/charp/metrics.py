@@ -3,14 +3,14 @@ and against the knowledge (bert-score with a local model path), and the critic h
 FaithDial critic when opted in, else a detector of #5, named as such in the report)."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from tasks.detectors.learned import HEAD_FILE, LearnedDetector
 from tasks.detectors.pair_classifier import PairClassifier
 from tasks.errors import PipelineError
-from tasks.models.device import best_device
+from tasks.models.loaded import loader
 from tasks.models.registry import model_path
+from tasks.models.sentence import load_encoder
 
 
 def bleu(predictions: list[str], references: list[str]) -> float:
@@ -26,25 +26,49 @@ def bertscore_f1(candidates: list[str], references: list[str], model: str, num_l
     return round(sum(scores) / len(scores), 4) if scores else 0.0
 
 
-@lru_cache(maxsize=2)
-def bertscorer(path: str, num_layers: int, device: str):
-    """The process's one BERTScore model of (``path``, layer, device): bert_score.score would load it again on
-    every call (twice per CHARP cell)."""
-    import bert_score
+@loader(maxsize=2)
+def bertscore_tokenizer(path: str):
+    """BERTScore's tokenizer of ``path``: the slow one, as bert_score.BERTScorer loads it."""
+    from bert_score.utils import get_tokenizer
 
-    return bert_score.BERTScorer(model_type=path, num_layers=num_layers, device=device)
+    return get_tokenizer(path, use_fast=False)
+
+
+@loader(maxsize=2)
+def cut_model(path: str, num_layers: int, device: str):
+    """``path``'s encoder cut to its first ``num_layers`` layers (bert_score.utils.get_model), on ``device``."""
+    from bert_score.utils import get_model
+
+    return get_model(path, num_layers).to(device)
+
+
+def bertscore_model(model: str, num_layers: int):
+    """The encoder BERTScore reads, and its device: the process's one copy of ``model`` (load_encoder, which the
+    rubric judge and similarity share) where ``num_layers`` is all of its layers, as MiniLM's 6; else its
+    own copy cut to ``num_layers`` (roberta-large at 17 of 24)."""
+    _, encoder, device = load_encoder(model, None, False)
+    if num_layers == getattr(encoder.config, "num_hidden_layers", None):
+        return encoder, device
+    return cut_model(model_path(model), num_layers, device), device
 
 
 def bertscore_items(candidates: list[str], references: list[str], model: str, num_layers: int,
                     batch_size: int = 32) -> list[float]:
-    """BERTScore F1 of each pair (no baseline rescaling) with a local model path (or Hub id) and layer; an
-    empty candidate (an unusable few-shot answer) scores 0."""
+    """BERTScore F1 of each pair (no baseline rescaling, no idf: bert_score.score's defaults) with a registry
+    name, local model path or Hub id and layer; an empty candidate (an unusable few-shot answer) scores 0."""
+    from collections import defaultdict
+
+    from bert_score.utils import bert_cos_score_idf
+
     scores = [0.0] * len(candidates)
     keep = [i for i, c in enumerate(candidates) if c.strip()]
     if keep:
-        scorer = bertscorer(model_path(model), num_layers, best_device())
-        _, _, f1 = scorer.score([candidates[i] for i in keep], [references[i] for i in keep], batch_size=batch_size)
-        for i, v in zip(keep, f1.tolist()):
+        encoder, device = bertscore_model(model, num_layers)
+        tokenizer = bertscore_tokenizer(model_path(model))
+        idf = defaultdict(lambda: 1.0, {tokenizer.sep_token_id: 0, tokenizer.cls_token_id: 0})
+        prf = bert_cos_score_idf(encoder, [references[i] for i in keep], [candidates[i] for i in keep], tokenizer,
+                                 idf, batch_size=batch_size, device=device).cpu()
+        for i, v in zip(keep, prf[..., 2].tolist()):
             scores[i] = v
     return scores
 
@@ -57,7 +81,7 @@ def critic_rate(knowledge: list[str], predictions: list[str], spec: dict) -> flo
 
 def critic_flags(knowledge: list[str], predictions: list[str], spec: dict) -> list[int]:
     """1 where the critic calls (knowledge, prediction) hallucinated: P(hallucinated) >= 0.5. spec: {model,
-    hallucinated_label, allow_pickle}; a folder with a learned head (the BEGIN-trained critic) scores with it,
+    hallucinated_label, allow_pickle}; a folder with a learned head (train_detector's critic) scores with it,
     anything else loads as a sequence classifier whose label spec['hallucinated_label'] is hallucinated;
     pickle-only weights (the FaithDial critic) load only with allow_pickle: true."""
     if not predictions:

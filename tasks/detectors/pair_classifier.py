@@ -3,16 +3,16 @@ only, no remote code; class probabilities for (premise, hypothesis) pairs in len
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
 import numpy as np
 
 from tasks.models.batching import batched_forward, cpu_int8
 from tasks.models.device import best_device
+from tasks.models.loaded import loader
 from tasks.models.registry import model_path
 
 
-@lru_cache(maxsize=4)
+@loader(maxsize=4)
 def load_pair_classifier(name: str, device: str | None = None, int8: bool = False, allow_pickle: bool = False):
     """(tokenizer, model, device) for a Hub id, a folder, or `minilm`; int8: quantised on CPU. Weights load
     from safetensors only, unless allow_pickle opts in to pickle checkpoints (pytorch_model.bin). transformers'

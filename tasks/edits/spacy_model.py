@@ -1,12 +1,11 @@
 """Loading the English spaCy pipeline once per process, with only the pipes the edits need."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import spacy
 from spacy.language import Language
 
 from tasks.errors import PipelineError
+from tasks.models.loaded import loader
 
 # The edits read Penn tags (tagger) and dependencies (parser); verb lemmas come from pyinflect's table.
 EDIT_PIPES = ("tok2vec", "tagger", "parser")
@@ -28,7 +27,7 @@ def model_id(nlp: Language) -> str:
     return f"{nlp.meta['lang']}_{nlp.meta['name']} {nlp.meta['version']}"
 
 
-@lru_cache(maxsize=None)
+@loader(maxsize=None)
 def load_english(name: str = DEFAULT_MODEL, full: bool = False) -> Language:
     """Load the named English model; without ``full``, only EDIT_PIPES."""
     nlp = load_spacy(name)

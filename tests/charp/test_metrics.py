@@ -1,28 +1,31 @@
-"""tasks/charp/metrics.py: BERTScore loads its model once per process and scores as bert_score.score does."""
+"""tasks/charp/metrics.py: BERTScore shares the process's one copy of its model (with the rubric judge and
+similarity), cuts its own copy for fewer layers, and scores exactly as bert_score.score does."""
 from __future__ import annotations
 
+import pytest
 
-def test_bertscore_loads_its_model_once_and_scores_as_bert_score(monkeypatch):
+PREDS = ["The hotel is cheap and near the station.", "It has a pool.", ""]
+GOLD = ["The hotel is cheap.", "The hotel has an outdoor pool.", "It opens at nine."]
+
+
+@pytest.mark.parametrize("layers", [6, 3])
+def test_bertscore_loads_its_model_once_and_scores_as_bert_score(layers):
     import bert_score
-    import bert_score.scorer
 
     from tasks.charp import metrics
     from tasks.models.device import best_device
+    from tasks.models.loaded import LOADS, forget_all
     from tasks.models.registry import model_path
+    from tasks.models.sentence import SentenceEncoder
 
-    loads, real = [], bert_score.scorer.get_model
-
-    def counted(*args, **kwargs):
-        loads.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(bert_score.scorer, "get_model", counted)
-    metrics.bertscorer.cache_clear()
-    preds = ["The hotel is cheap and near the station.", "It has a pool.", ""]
-    gold = ["The hotel is cheap.", "The hotel has an outdoor pool.", "It opens at nine."]
-    first = [metrics.bertscore_items(preds, gold, "minilm", 6) for _ in range(3)]
-    assert len(loads) == 1 and first[0] == first[1] == first[2]
-    _, _, f1 = bert_score.score(preds[:2], gold[:2], model_type=model_path("minilm"), num_layers=6,
+    forget_all()
+    before = LOADS.copy()
+    SentenceEncoder("minilm").embed(["warm up the shared copy"])
+    first = [metrics.bertscore_items(PREDS, GOLD, "minilm", layers) for _ in range(3)]
+    loads = {k: v for k, v in (LOADS - before).items() if k[0] != "bertscore_tokenizer"}
+    cut = {("cut_model", model_path("minilm")): 1} if layers < 6 else {}
+    assert loads == {("load_encoder", "minilm"): 1, **cut} and first[0] == first[1] == first[2]
+    _, _, f1 = bert_score.score(PREDS[:2], GOLD[:2], model_type=model_path("minilm"), num_layers=layers,
                                 device=best_device(), verbose=False)
     assert first[0] == [*f1.tolist(), 0.0]
-    metrics.bertscorer.cache_clear()
+    forget_all()
