@@ -1,15 +1,15 @@
 """Flow `train_detector`: the trained detectors on PAWS-X dev pairs built by the perturbation library, none
 from an evaluation split, split into train and validation by item: the learned detector (a head over frozen
 e5 features) and the cross-encoder (a fine-tuned encoder, on a smaller subset); and the dialogue critic, the
-same head on BEGIN dev split by knowledge passage; the three train side by side, the two heads on separate
-e5 engines (DVC stage `train_detector`)."""
+same head on the CHARP domain's training turns (or BEGIN dev); the three train side by side, the two heads on
+separate e5 engines (DVC stage `train_detector`)."""
 from __future__ import annotations
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.main import run_flow
-from tasks.detectors.critic import begin_pairs, critic_split
+from tasks.detectors.critic import begin_figure, critic_pairs, critic_split
 from tasks.detectors.learned import save_head, train_head
 from tasks.detectors.splits import items_per_direction, split_by_item
 from tasks.detectors.train import train_cross_encoder
@@ -40,13 +40,13 @@ def learned_task(train: list[dict], valid: list[dict], params: dict) -> dict:
 
 @task(name="train-dialogue-critic", cache_policy=NO_CACHE)
 def critic_task(params: dict) -> dict:
-    spec = params["critic"]
-    rows = begin_pairs(DATA, spec["split"], spec["max_turns"], params["seed"])
-    train, held_out = critic_split(rows, spec["valid_fraction"], params["seed"])
-    head, figures = train_head(train, held_out, {**params["learned"], "c": spec["c"], "seed": params["seed"]})
+    spec, seed = params["critic"], params["seed"]
+    rows, figures = critic_pairs(DATA, spec, seed)
+    train, held_out = critic_split(rows, spec["valid_fraction"], seed)
+    head, fit = train_head(train, held_out, {**params["learned"], "c": spec["c"], "seed": seed})
     with atomic_dir(DATA / "detectors" / "critic") as tmp:
         save_head(head, tmp)
-    return {"data": f"begin {spec['split']}", "passages": len({r["origin"] for r in rows}), **figures}
+    return {**figures, **fit, **begin_figure(head, DATA, spec, seed)}
 
 
 @task(name="train-cross-encoder", cache_policy=NO_CACHE, tags=[GPU_TAG])

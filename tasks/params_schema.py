@@ -22,7 +22,7 @@ HallucinationType = Literal["addition", "named-entity", "number", "conversion", 
                             "tense", "negation", "natural"]
 Direction = Literal["en-fr", "fr-en", "en-de", "de-en"]
 PawsxSplit = Literal["dev", "test"]
-DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp"]
+DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp", "charp_offline"]
 DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "learned", "fluency",
                        "vote"]
 EvalSetName = Literal["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
@@ -111,6 +111,12 @@ class CharpFiles(Strict):
     files: dict[str, str]
 
 
+class CharpOfflineOptions(Strict):
+    examples: str  # JSON lines under curation/; review: the judged sheet (null: none)
+    review: str | None
+    max_knowledge_words: PositiveInt
+
+
 class Dialogue(Section):
     KEY = "dialogue"
     datasets: Annotated[list[DialogueDataset], UNIQUE] = Field(min_length=1)
@@ -120,6 +126,7 @@ class Dialogue(Section):
     begin: BeginOptions
     faithdial: FaithdialOptions
     charp: CharpFiles
+    charp_offline: CharpOfflineOptions
 
 
 class SourceBlind(Strict):
@@ -221,10 +228,18 @@ class LearnedHead(Strict):
 
 
 class DialogueCritic(Strict):
-    split: Literal["dev"]  # BEGIN test is never read
+    data: Literal["dstc11", "begin"]
+    split: Literal["train", "dev"]
     c: Annotated[list[Annotated[float, Field(gt=0)]], UNIQUE] = Field(min_length=1)
     max_turns: PositiveInt | None
     valid_fraction: Annotated[float, Field(gt=0, lt=1)]
+    held_out_begin_turns: PositiveInt | None
+
+    @model_validator(mode="after")
+    def _split_of_data(self) -> DialogueCritic:
+        if self.split != (wanted := {"dstc11": "train", "begin": "dev"}[self.data]):  # BEGIN test is never read
+            raise ValueError(f"a critic on {self.data} trains on its {wanted!r} split, not {self.split!r}")
+        return self
 
 
 class TrainDetector(Section):
@@ -471,7 +486,8 @@ GpuLimit = view("GpuLimit", {"gpu_concurrency": "detect.gpu_concurrency"})
 DetectorSpecs = view("DetectorSpecs", {"detectors": "detect.detectors"})
 DialogueBuild = view("DialogueBuild", {"seed": "dialogue.seed", "truncation": "dialogue.truncation",
                                        "options": "dialogue.{dataset}"},
-                     options=Union[Dstc11Options, BeginOptions, FaithdialOptions, CharpFiles])
+                     options=Union[Dstc11Options, BeginOptions, FaithdialOptions, CharpFiles,
+                                                   CharpOfflineOptions])
 CharpTrain = view("CharpTrain", {k: f"charp.{k}" for k in ("dataset", "seed", "splits", "subsets", "systems",
                                                            "training")})
 CharpGenerate = view("CharpGenerate", {k: f"charp.{k}" for k in ("dataset", "eval_dataset", "seed", "splits",

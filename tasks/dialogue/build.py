@@ -5,14 +5,16 @@ from pathlib import Path
 
 from tasks.dialogue.begin import load_begin
 from tasks.dialogue.charp import load_charp
+from tasks.dialogue.charp_offline import load_charp_offline
 from tasks.dialogue.dstc11 import load_dstc11
 from tasks.dialogue.faithdial import load_faithdial
 from tasks.dialogue.turns import LoadResult
 from tasks.errors import PipelineError
+from tasks.params import ROOT
 
 # dataset -> the data/raw/<source> folders it reads (also shown in its dataset card)
 RAW_SOURCES = {"dstc11": ["dstc11-track5"], "begin": ["begin", "begin-2021"], "faithdial": ["faithdial"],
-               "charp": ["charp", "faithdial"]}
+               "charp": ["charp", "faithdial"], "charp_offline": ["dstc11-track5"]}
 
 
 def load_dialogue(dataset: str, params: dict, raw_root: Path) -> LoadResult:
@@ -34,6 +36,8 @@ def _load(dataset: str, config: dict, seed: int, raw_root: Path) -> LoadResult:
         return load_dstc11(raw_root / "dstc11-track5", config["split_fractions"], seed)
     if dataset == "begin":
         return load_begin(raw_root, config["faithful"])
+    if dataset == "charp_offline":
+        return load_charp_offline(raw_root, ROOT, config, seed)
     if dataset == "faithdial":
         return load_faithdial(raw_root / "faithdial", config["splits"])[0]
     valid, counts = load_faithdial(raw_root / "faithdial", ["valid"])

@@ -334,6 +334,9 @@ def test_charp_grid_runs_offline_on_dstc11(built):
         assert sum(j["categories"].values()) == j["asked"]
     critic = json.loads((built / "metrics/train_detector.json").read_text())["critic"]
     assert critic["valid_loss"] < critic["ln2"] and critic["valid_auroc"] > 0.8
+    assert critic["data"] == "dstc11 train" and critic["begin_dev_auroc"] > 0.5  # BEGIN: held out, never trained on
+    turns = yaml.safe_load((built / "params.yaml").read_text())["train_detector"]["critic"]["max_turns"]
+    assert critic["pairs_by_kind"]["gold"] == turns and sum(critic["pairs_by_kind"].values()) == 2 * turns
     deltas = {(r["system"], r["metric"]): r for r in results["history_deltas"]}  # eval h=0 - h=full, paired
     assert set(deltas) == {(s, m) for s in ("fewshot", "smollm2")
                            for m in ("bleu", "bertscore_gold", "bertscore_knowledge", "critic", "judge")}
