@@ -9,7 +9,7 @@ from prefect import flow, task
 from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from flows.main import run_flow
+from flows.main import artifact_key, run_flow
 from tasks.dialogue.build import RAW_SOURCES, load_dialogue
 from tasks.dialogue.outputs import write_dialogue
 from tasks.dialogue.turns import LoadResult
@@ -28,7 +28,7 @@ def load_dialogue_task(dataset: str, params: dict, raw_root: Path) -> LoadResult
 def write_dialogue_task(dataset: str, result: LoadResult, variants: list, raw_sources: list[str], params: dict,
                         out_dir: Path, metrics_file: Path) -> None:
     stats = write_dialogue(dataset, result, variants, raw_sources, params, out_dir, metrics_file)
-    create_table_artifact(key=f"dialogue-{dataset}-counts",
+    create_table_artifact(key=artifact_key("dialogue", dataset, "counts"),
                           table=[{"split": s, "turns": v["turns"]} for s, v in stats["splits"].items()],
                           description=f"Dialogue dataset {dataset}: turns per split")
 

@@ -9,6 +9,7 @@ from prefect import task
 from prefect.artifacts import create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from flows.main import artifact_key
 from tasks.hallucigen.artifact_probe import probe_report
 from tasks.hallucigen.build import check_build, check_probe, probe_gate
 from tasks.hallucigen.fingerprint import encoder_fingerprints
@@ -41,7 +42,7 @@ def artifact_probe_task(rows: list[dict], params: dict) -> dict:
 def write_hallucigen_task(scenario: str, rows: list[dict], published: list[dict], stats: dict, params: dict,
                           out_dir: Path, metrics_file: Path) -> None:
     write_hallucigen(scenario, rows, published, stats, params, out_dir, metrics_file)
-    create_table_artifact(key=f"hallucigen-{scenario}-counts", table=type_table(rows),
+    create_table_artifact(key=artifact_key("hallucigen", scenario, "counts"), table=type_table(rows),
                           description=f"HalluciGen {scenario}: examples per split, direction/language and type")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import re
 import sys
 from collections.abc import Callable
 
@@ -17,6 +18,12 @@ from tasks.params import ROOT
 # Where a killed stage's temporaries are swept: the writers' scratch folder, and data/ and metrics/ for the
 # sibling temporaries of a writer whose target is on another filesystem than .scratch/ (tasks.io.temp_dir).
 ARTIFACT_ROOTS = (SCRATCH, ROOT / "data", ROOT / "metrics")
+
+
+def artifact_key(*parts: str) -> str:
+    """A Prefect artifact key from name parts: lowercase letters, digits and dashes only, which is all Prefect
+    accepts (e.g. ("dialogue", "charp_offline", "counts") -> "dialogue-charp-offline-counts")."""
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
 def run_flow(flow: Callable[[], object], name: str | None = None) -> None:

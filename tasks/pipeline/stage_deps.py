@@ -89,13 +89,14 @@ def params_readers(module: str, root: Path = ROOT) -> list[str]:
 
 
 def path_values(value) -> list[str]:
-    """Strings in a params value that name a file or folder of the project's code (e.g. charp.judge.examples),
-    or an artifact under data/ that another stage builds (e.g. the critic's model, data/detectors/critic)."""
+    """Strings in a params value that name a file or folder of the project's code or curation data (e.g.
+    charp.judge.examples, dialogue.charp_offline.examples), or an artifact under data/ that another stage builds
+    (e.g. the critic's model, data/detectors/critic)."""
     if isinstance(value, dict):
         return [p for v in value.values() for p in path_values(v)]
     if isinstance(value, list):
         return [p for v in value for p in path_values(v)]
-    if isinstance(value, str) and value.split("/")[0] in ("flows", "tasks") and (ROOT / value).exists():
+    if isinstance(value, str) and value.split("/")[0] in ("flows", "tasks", "curation") and (ROOT / value).exists():
         return [value]
     if isinstance(value, str) and value.startswith("data/"):
         return [value.rstrip("/")]

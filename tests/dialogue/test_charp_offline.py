@@ -1,9 +1,12 @@
 """tasks/dialogue/charp_offline.py on the real DSTC11 mirror: both forms of a kept example share history,
 knowledge and response and differ in the last turn; each filter's reason on a line made to fail it; the review
-sheet removes what it judged invalid; the committed examples load with every line accounted for."""
+sheet removes what it judged invalid; the committed examples load with every line accounted for, each written
+example judged, and exactly the judged-valid ones kept."""
 from __future__ import annotations
 
+import csv
 import json
+from collections import Counter
 
 import pytest
 
@@ -81,5 +84,11 @@ def test_the_committed_examples_load_with_every_line_accounted(mirror):
     lines = (ROOT / options["examples"]).read_text(encoding="utf-8").splitlines()
     ids = {split: [r["id"].split(":", 1)[1] for r in rows] for split, rows in result.splits.items()}
     assert ids["echarp"] == ids["hcharp"] and len(ids["hcharp"]) + len(result.rejects) == len(lines)
-    skipped = sum('"skip"' in line for line in lines)
-    assert [r["reason"] for r in result.rejects] == ["skipped_by_annotator"] * skipped  # no line breaks a rule
+    items = [json.loads(line) for line in lines]
+    verdicts = {r["source_id"]: r["verdict"] for r in csv.DictReader(open(ROOT / options["review"], encoding="utf-8"))}
+    written = [i["source_id"] for i in items if "skip" not in i]
+    assert set(written) <= set(verdicts)  # the second annotator judged every written example
+    expected = Counter({"skipped_by_annotator": len(items) - len(written),
+                        "judged_invalid": sum(verdicts[s] == "invalid" for s in written)})
+    assert Counter(r["reason"] for r in result.rejects) == expected  # no line breaks a rule
+    assert sorted(ids["hcharp"]) == sorted(s for s in written if verdicts[s] == "valid")

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from flows.main import OnePipelineErrorLine
+from flows.main import OnePipelineErrorLine, artifact_key
 from tasks.errors import MissingFileError, PipelineError
 from tasks.ops.repo_copy import copy_repo
 from tests.prefect_server import api_post
@@ -85,3 +85,8 @@ def test_the_console_filter_drops_only_pipeline_errors_and_their_echoes():
     assert lines[0] == "Finished in state Failed('RuntimeError: wrapped')"
     assert lines[1] == "Encountered exception during execution" and lines[2] == "Traceback (most recent call last):"
     assert lines[-1] == "ValueError: not a pipeline error" and "a.tsv" not in out and "params key" not in out
+
+
+def test_an_artifact_key_keeps_only_what_prefect_accepts():
+    assert artifact_key("dialogue", "charp_offline", "counts") == "dialogue-charp-offline-counts"
+    assert artifact_key("hallucigen", "Translation", "counts") == "hallucigen-translation-counts"
