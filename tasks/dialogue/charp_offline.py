@@ -20,7 +20,8 @@ from tasks.errors import InputError
 
 SOURCE = "charp_offline"
 SPLITS = ("echarp", "hcharp")
-FIELDS = ("history", "hcharp_last_turn", "echarp_last_turn", "knowledge", "response")
+FIELDS = ("history", "reasoning", "hcharp_last_turn", "echarp_last_turn", "knowledge", "response")
+REASONING = ("coreference", "temporal", "geospatial", "taxonomic")  # what the hCHARP turn needs the history for (§4.1)
 SPEAKER_OF = {"User": SEEKER, "Bot": WIZARD}
 
 
@@ -69,6 +70,11 @@ def missing_field(item: dict, source: dict | None, max_words: int) -> str | None
     return None if texts_ok and parsed_history(item.get("history")) is not None else "missing_field"
 
 
+def unknown_reasoning(item: dict, source: dict | None, max_words: int) -> str | None:
+    """``reasoning`` is not one of CHARP's four kinds (REASONING): 'coreference', not 'coreference: it refers...'."""
+    return None if item["reasoning"] in REASONING else "unknown_reasoning"
+
+
 def unknown_source_turn(item: dict, source: dict | None, max_words: int) -> str | None:
     """``source_id`` names no DSTC11 turn that the dstc11 loader keeps."""
     return "unknown_source_turn" if source is None else None
@@ -90,8 +96,8 @@ def same_last_turn(item: dict, source: dict | None, max_words: int) -> str | Non
     return "same_last_turn" if norm(item["hcharp_last_turn"]) == norm(item["echarp_last_turn"]) else None
 
 
-EXAMPLE_FILTERS: tuple[Check, ...] = (skipped, missing_field, unknown_source_turn, knowledge_too_long,
-                                      hard_turn_names_place, same_last_turn)
+EXAMPLE_FILTERS: tuple[Check, ...] = (skipped, missing_field, unknown_reasoning, unknown_source_turn,
+                                      knowledge_too_long, hard_turn_names_place, same_last_turn)
 
 
 def judged_invalid(path: Path | None) -> set[str]:

@@ -50,6 +50,7 @@ def test_both_forms_share_all_but_the_last_turn(tmp_path, mirror):
     ({"skip": "no single answer"}, "skipped_by_annotator"),
     ({"response": " "}, "missing_field"),
     ({"history": ["Someone: hello"]}, "missing_field"),
+    ({"reasoning": "coreference: 'that place' is the Acorn"}, "unknown_reasoning"),
     ({"source_id": "dstc11:0"}, "unknown_source_turn"),  # not knowledge-grounded: the dstc11 loader rejects it
     ({"knowledge": " ".join(["word"] * 31)}, "knowledge_over_max_words"),
     ({"hcharp_last_turn": "Does Acorn Guest House have nice views?"}, "hcharp_names_place"),
