@@ -25,6 +25,19 @@ def split_stats(rows: list[dict]) -> dict:
             "knowledge_words": length_summary([len(r["knowledge"].split()) for r in rows])}
 
 
+def annotation_lines(options: dict) -> list[str]:
+    """The card's annotation section for a dataset written by annotators (options naming ``examples`` and
+    ``review``, as charp_offline's), else nothing: where the brief and the second annotator's verdicts live."""
+    if not options.get("examples"):
+        return []
+    folder = options["examples"].rsplit("/", 1)[0]
+    review = (f"each example judged by a second annotator who wrote none of them (`{folder}/review_brief.md`; "
+              f"verdicts in `{options['review']}`); the judged-invalid lines are the `judged_invalid` rejects below."
+              if options.get("review") else "not yet judged by a second annotator.")
+    return ["", "## Annotation", "", f"Written by annotators from `{options['examples']}` by the rules of "
+            f"`{folder}/brief.md`, never from the code; {review}"]
+
+
 def render_card(dataset: str, raw_sources: list[str], stats: dict, params: dict) -> str:
     registry = load_registry()
     lines = [f"# Dialogue dataset `{dataset}`", "",
@@ -46,6 +59,7 @@ def render_card(dataset: str, raw_sources: list[str], stats: dict, params: dict)
     lines += [f"- {split}: {s['history_turns'].get('histogram', [])}" for split, s in stats["splits"].items()]
     lines += ["", "Knowledge-length histograms (words), per split:", ""]
     lines += [f"- {split}: {s['knowledge_words'].get('histogram', [])}" for split, s in stats["splits"].items()]
+    lines += annotation_lines(params.get("options") or {})
     lines += ["", "## Rows read, kept and rejected", "", "| file | read | kept | rejected by reason |",
               "|---|---|---|---|"]
     lines += [f"| {f} | {t['read']} | {t['kept']} | {t['rejected_by_reason']} |" for f, t in stats["files"].items()]
