@@ -29,7 +29,8 @@ def built_folders(root: Path) -> dict[Path, dict[str, dict[str, int]]]:
 def test_built_folders_load_per_config_with_the_metrics_counts(built_repo, tmp_path):
     folders = built_folders(built_repo)
     assert {f.relative_to(built_repo).as_posix() for f in folders} == {
-        "data/hallucigen/translation", "data/hallucigen/paraphrase", "data/dialogue/dstc11", "data/dialogue/begin"}
+        "data/hallucigen/translation", "data/hallucigen/paraphrase", "data/dialogue/dstc11", "data/dialogue/begin",
+        "data/dialogue/charp_offline"}
     for folder, expected in folders.items():
         assert [c["config_name"] for c in card_metadata(folder)["configs"]][: len(expected)] == list(expected)
         for config, counts in expected.items():
