@@ -12,63 +12,34 @@ from functools import reduce
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Union, get_type_hints
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, create_model, model_validator
 
 from tasks.errors import ParamsError
 from tasks.params import PARAMS_FILE, load_params
+from tasks.params_base import (
+    Count,
+    DialogueDataset,
+    HistoryLength,
+    ModelClient,
+    PositiveInt,
+    Rate,
+    Seconds,
+    Section,
+    Share,
+    Strict,
+)
+from tasks.params_charp import Charp
 from tasks.params_rules import UNIQUE, SpacyModel, begin_labels, sums_to_one
 
 HallucinationType = Literal["addition", "named-entity", "number", "conversion", "date", "gender", "pronoun", "antonym",
                             "tense", "negation", "natural"]
 Direction = Literal["en-fr", "fr-en", "en-de", "de-en"]
 PawsxSplit = Literal["dev", "test"]
-DialogueDataset = Literal["dstc11", "begin", "faithdial", "charp", "charp_offline"]
 DetectorKind = Literal["nli", "llm_prompt", "similarity", "consistency", "cross_encoder", "learned", "fluency",
                        "vote"]
 EvalSetName = Literal["hallucigen-translation-test", "hallucigen-translation-trial", "hallucigen-paraphrase-test",
                       "hallucigen-paraphrase-trial", "published-translation-trial", "published-paraphrase-trial",
                       "cross-model", "shroom-trial", "shroom-val", "begin-dev"]
-HistoryLength = Union[Literal["full"], Annotated[int, Field(ge=0)]]
-PositiveInt = Annotated[int, Field(ge=1)]
-Count = Annotated[int, Field(ge=0)]
-Share = Annotated[float, Field(ge=0, le=1)]
-Seconds = Union[Annotated[int, Field(gt=0)], Annotated[float, Field(gt=0)]]
-Rate = Annotated[float, Field(gt=0)]
-
-
-class Strict(BaseModel):
-    """Unknown keys are errors; values are read-only."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Section(Strict):
-    """A whole top-level section of params.yaml."""
-    KEY: ClassVar[str]
-
-    @classmethod
-    def params_keys(cls, **args: str) -> list[str]:
-        return [cls.KEY]
-
-
-class LocalModel(Strict):
-    model: str
-    max_new_tokens: PositiveInt
-    batch_size: PositiveInt
-    int8: bool = False
-
-
-class OpenAIModel(Strict):
-    base_url: str
-    model: str
-    api_key_env: str | None
-    timeout_s: Seconds
-    retries: Count
-
-
-class ModelClient(Strict):
-    backend: Literal["local", "openai"]
-    local: LocalModel
-    openai: OpenAIModel
 
 
 class Sizes(Strict):
@@ -334,122 +305,6 @@ class Site(Section):
     examples_per_type: Annotated[int, Field(ge=1)]
     errors_per_detector: Annotated[int, Field(ge=1)]
     predictions_per_cell: Annotated[int, Field(ge=1)]
-
-
-class CharpSplits(Strict):
-    train: str
-    valid: str
-    eval: str
-
-
-class CharpSubsets(Strict):
-    train: PositiveInt | None
-    valid: PositiveInt | None
-    eval: PositiveInt | None
-
-
-class CharpGrid(Strict):
-    systems: Annotated[list[str], UNIQUE] = Field(min_length=1)
-    train_h: Annotated[list[HistoryLength], UNIQUE] = Field(min_length=1)
-    eval_h: Annotated[list[HistoryLength], UNIQUE] = Field(min_length=1)
-
-
-class CharpSystem(Strict):
-    model: str
-    arch: Literal["causal", "seq2seq"]
-    learning_rate: Rate | None = None
-    lora: dict[str, Any] | None = None
-
-
-class CharpTraining(Strict):
-    seed: int
-    epochs: PositiveInt
-    batch_size: PositiveInt
-    max_length: PositiveInt
-    learning_rate: Rate
-    patience: PositiveInt
-
-
-class CharpGeneration(Strict):
-    beam_size: PositiveInt
-    batch_size: PositiveInt
-    max_length: PositiveInt
-    max_new_tokens: PositiveInt
-    shard_rows: PositiveInt | None = None
-    int8: bool = False
-
-    @model_validator(mode="after")
-    def _whole_batches(self) -> CharpGeneration:
-        if self.shard_rows is not None and self.shard_rows % self.batch_size:
-            raise ValueError(f"shard_rows ({self.shard_rows}) must be a multiple of batch_size ({self.batch_size}): "
-                             "a shard of whole batches gives the same predictions as one shard")
-        return self
-
-
-class CharpFewshot(Strict):
-    examples: Count
-
-
-class Critic(Strict):
-    name: str
-    model: str
-    hallucinated_label: Count
-    allow_pickle: bool
-
-
-class CharpMetrics(Strict):
-    bertscore_model: str
-    bertscore_layers: PositiveInt
-    critic: Critic
-
-
-class CharpRubric(Strict):
-    encoder: str
-    aligned_cosine: Share
-    aligned_recall: Share
-    copy_recall: Share
-    from_knowledge: Share
-    extra_words: PositiveInt
-    on_topic: Share
-
-
-class CharpJudge(Strict):
-    enabled: bool
-    method: Literal["rubric", "llm"]
-    examples: str
-    max_per_cell: PositiveInt | None
-    retries: Count
-    rubric: CharpRubric
-
-
-class CharpHuman(Strict):
-    per_cell: PositiveInt
-    sheets: dict[str, str]
-
-
-class Charp(Section):
-    KEY = "charp"
-    dataset: DialogueDataset
-    eval_dataset: DialogueDataset
-    seed: int
-    splits: CharpSplits
-    subsets: CharpSubsets
-    grid: CharpGrid
-    systems: dict[str, CharpSystem] = Field(min_length=1)
-    training: CharpTraining
-    generation: CharpGeneration
-    fewshot: CharpFewshot
-    client: ModelClient
-    metrics: CharpMetrics
-    judge: CharpJudge
-    human: CharpHuman
-
-    @model_validator(mode="after")
-    def _grid_systems_exist(self) -> Charp:
-        unknown = [s for s in self.grid.systems if s not in self.systems]
-        if unknown:
-            raise ValueError(f"grid.systems {unknown} are not in systems ({sorted(self.systems)})")
-        return self
 
 
 SECTIONS: dict[str, type[Section]] = {m.KEY: m for m in (Fetch, PawsxEdits, Dialogue, HallucigenTranslation,

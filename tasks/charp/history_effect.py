@@ -17,6 +17,8 @@ PER_TURN = ("bertscore_gold", "bertscore_knowledge", "critic")
 # information); 1, 3, 4 and 5 hold only knowledge content, so they are not hallucinations.
 HALLUCINATION_CATEGORIES = frozenset({2, 6, 7})
 LOW, HIGH = "0", "full"
+JUDGED = ("judge", "judge_correct")  # per-turn judge figures: known only where the judge answered
+ORDER = ("bleu", *PER_TURN, *JUDGED)
 
 
 def bleu_statistics(predictions: list[str], references: list[str]) -> np.ndarray:
@@ -41,12 +43,19 @@ def judge_flags(judged: list[list[int] | None], turns: int) -> list[float]:
     return flags + [np.nan] * (turns - len(flags))
 
 
+def judge_correct(judged: list[list[int] | None], turns: int) -> list[float]:
+    """Per turn: 1 where the judge called the prediction correct (category 1: it answers the last turn from the
+    relevant knowledge), 0 where it gave another category, NaN where not judged; e.g. [[1], [5], None] -> 1, 0, NaN."""
+    flags = [np.nan if j is None else float(1 in j) for j in judged]
+    return flags + [np.nan] * (turns - len(flags))
+
+
 def resampled(turns: dict, idx: np.ndarray) -> dict[str, np.ndarray]:
     """Each metric of ``turns`` ({metric: per-turn values, "bleu": statistics}) on every row of ``idx``."""
     out = {}
     if turns.get("bleu") is not None:
         out["bleu"] = bleu_from_statistics(turns["bleu"][idx].sum(1))
-    for metric in (*PER_TURN, "judge"):
+    for metric in (*PER_TURN, *JUDGED):
         if turns.get(metric) is not None:
             with warnings.catch_warnings():  # a resample of unjudged turns only is NaN
                 warnings.simplefilter("ignore", RuntimeWarning)
@@ -59,7 +68,7 @@ def cell_intervals(per_turn: dict[Cell, dict], seed: int) -> dict[Cell, dict[str
     out = {}
     for cell, turns in per_turn.items():
         idx = resample_indices(len(turns["ids"]), seed)
-        out[cell] = {f"{m}_ci": interval(v) for m, v in resampled(turns, idx).items() if m != "judge"}
+        out[cell] = {f"{m}_ci": interval(v) for m, v in resampled(turns, idx).items() if m not in JUDGED}
     return out
 
 
@@ -71,6 +80,22 @@ def _aligned(turns: dict, ids: list[str]) -> dict:
             for m, v in turns.items() if m != "ids"}
 
 
+def paired_rows(first: dict, second: dict, seed: int) -> list[dict]:
+    """Each metric two per-turn series share, over their common turn ids (in ``first``'s order): its value on
+    each ("first", "second") and the paired bootstrap difference second - first (the same resamples for both);
+    judge figures only over turns judged in both. Empty when no turn is common."""
+    ids = [i for i in first["ids"] if i in set(second["ids"])]
+    if not ids:
+        return []
+    first, second = _aligned(first, ids), _aligned(second, ids)
+    judged = _judged_at_both(first, second)
+    idx = np.vstack([np.arange(len(ids)), resample_indices(len(ids), seed)])
+    at_first, at_second = resampled(first, idx), resampled(second, idx)
+    return [{"metric": m, "turns": judged if m in JUDGED else len(ids), "first": _round(at_first[m][0]),
+             "second": _round(at_second[m][0]), **paired_test(at_second[m], at_first[m])}
+            for m in ORDER if m in at_first and m in at_second]
+
+
 def history_deltas(per_turn: dict[Cell, dict], seed: int) -> list[dict]:
     """Per system and training history with both eval h=0 and h=full cells: each metric at both, and the
     paired bootstrap difference h=0 - h=full over their common turns (the same resamples for both)."""
@@ -80,30 +105,22 @@ def history_deltas(per_turn: dict[Cell, dict], seed: int) -> list[dict]:
         low, high = per_turn.get(Cell(system, train_h, LOW)), per_turn.get(Cell(system, train_h, HIGH))
         if low is None or high is None:
             continue
-        ids = [i for i in high["ids"] if i in set(low["ids"])]
-        if not ids:
-            continue
-        low, high = _aligned(low, ids), _aligned(high, ids)
-        judged = _judged_at_both(low, high)
-        idx = np.vstack([np.arange(len(ids)), resample_indices(len(ids), seed)])
-        at_low, at_high = resampled(low, idx), resampled(high, idx)
-        for metric in at_low.keys() & at_high.keys():
-            test = paired_test(at_low[metric], at_high[metric])
-            rows.append({"system": system, "train_h": train_h, "metric": metric,
-                         "turns": judged if metric == "judge" else len(ids), HIGH: _round(at_high[metric][0]),
-                         LOW: _round(at_low[metric][0]), **test})
-    order = ["bleu", *PER_TURN, "judge"]
-    return sorted(rows, key=lambda r: (r["system"], r["train_h"], order.index(r["metric"])))
+        for r in paired_rows(high, low, seed):
+            rows.append({"system": system, "train_h": train_h, "metric": r["metric"], "turns": r["turns"],
+                         HIGH: r["first"], LOW: r["second"], "diff": r["diff"], "ci": r["ci"], "p": r["p"]})
+    return rows
 
 
 def _judged_at_both(low: dict, high: dict) -> int:
-    """Keep the judge's verdicts only on turns it judged at both histories (it asks the first turns of each
+    """Keep the judge's figures only on turns it judged in both series (it asks the first turns of each
     cell); how many those are."""
-    if low.get("judge") is None or high.get("judge") is None:
+    present = [m for m in JUDGED if low.get(m) is not None and high.get(m) is not None]
+    if not present:
         return 0
-    both = ~np.isnan(low["judge"]) & ~np.isnan(high["judge"])
+    both = ~np.isnan(low[present[0]]) & ~np.isnan(high[present[0]])
     for turns in (low, high):
-        turns["judge"] = np.where(both, turns["judge"], np.nan)
+        for m in present:
+            turns[m] = np.where(both, turns[m], np.nan)
     return int(both.sum())
 
 

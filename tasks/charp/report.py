@@ -4,6 +4,7 @@ history, columns evaluation history), the judge's category distribution per syst
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -84,10 +85,15 @@ def _value(v) -> str:
     return "–" if v is None else str(v)
 
 
-def judge_table(judged: dict[Cell, list[list[int] | None]]) -> str:
-    """Share of judged predictions per category (a prediction may fall in several) per system/cell."""
+def cell_label(cell: Cell) -> str:
+    return f"{cell.system} (train h={cell.train_h}, eval h={cell.eval_h})"
+
+
+def judge_table(judged: dict[Cell, list[list[int] | None]], label: Callable[[Cell], str] = cell_label) -> str:
+    """Share of judged predictions per category (a prediction may fall in several) per system/cell, each column
+    named by ``label``."""
     cols = sorted(judged)
-    labels = [f"{c.system} (train h={c.train_h}, eval h={c.eval_h})" for c in cols]
+    labels = [label(c) for c in cols]
     lines = ["| category | " + " | ".join(labels) + " |", "|" + "---|" * (len(cols) + 1)]
     for c in range(1, 8):
         row = []

@@ -34,6 +34,21 @@ def load_for_training(spec: dict, device: str):
     return tokenizer, model
 
 
+def train_last_blocks(model, blocks: int) -> int:
+    """Freeze everything but the last ``blocks`` transformer blocks of the model's decoder and its final norm (e.g. 6
+    of SmolLM2's 30): the frozen part runs forward only. Returns the trainable parameter count."""
+    decoder = model.get_decoder()
+    stack = getattr(decoder, "layers", None) or getattr(decoder, "block", None)
+    if stack is None:
+        raise PipelineError(f"training.trainable_layers: {type(model).__name__} has no decoder block list")
+    if blocks > len(stack):
+        raise PipelineError(f"training.trainable_layers: {blocks} is more than the model's {len(stack)} blocks")
+    model.requires_grad_(False)
+    for module in [*list(stack)[-blocks:], getattr(decoder, "norm", None) or getattr(decoder, "final_layer_norm")]:
+        module.requires_grad_(True)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
 def encode(tokenizer, rows: list[dict], arch: str, max_length: int, device: str) -> dict:
     """A padded batch whose labels cover the response tokens only (-100 elsewhere). The input follows the
     one truncation rule (formatting.input_ids); a causal model's response takes at most half its sequence."""
@@ -62,7 +77,8 @@ def encode(tokenizer, rows: list[dict], arch: str, max_length: int, device: str)
 
 def train_generator(train_rows: list[dict], valid_rows: list[dict], spec: dict, params: dict, out_dir: Path) -> dict:
     """Train on ``train_rows`` through the shared training loop (early stopping after params['patience']
-    epochs without a better validation loss) and save the best epoch. Returns the validation loss before
+    epochs without a better validation loss; only the last params['trainable_layers'] blocks when set) and save
+    the best epoch. Returns the validation loss before
     training and the losses per epoch."""
     set_seed(params["seed"])
     device = best_device()
@@ -72,13 +88,15 @@ def train_generator(train_rows: list[dict], valid_rows: list[dict], spec: dict, 
     def batches(rows: list[dict]) -> dict:
         return encode(tokenizer, rows, spec["arch"], params["max_length"], device)
 
+    trainable = (train_last_blocks(model, params["trainable_layers"]) if params.get("trainable_layers")
+                 else sum(p.numel() for p in model.parameters() if p.requires_grad))
     model.eval()
     untrained = round(mean_loss(model, batches, valid_rows, config.batch_size, device), 4)
     history = fit(model, batches, train_rows, valid_rows, config, device, spec["model"])
     model.save_pretrained(out_dir, safe_serialization=True)
     tokenizer.save_pretrained(out_dir)
     return {"device": device, "train_turns": len(train_rows), "valid_turns": len(valid_rows),
-            "untrained_valid_loss": untrained, "epochs": history}
+            "trainable_parameters": trainable, "untrained_valid_loss": untrained, "epochs": history}
 
 
 def train_cell(data: Path, system: str, h: str, params: dict) -> dict:

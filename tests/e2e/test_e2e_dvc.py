@@ -62,6 +62,7 @@ OUTPUTS = ["data/pawsx_edits/examples.parquet", "data/pawsx_edits/detection.parq
            "data/charp/predictions/smollm2/train-h-full.eval-h-0.parquet",
            "data/charp/predictions/fewshot/train-h-none.eval-h-0.parquet", "metrics/charp.json",
            "data/charp/reports/README.md", "data/charp/reports/human_sheet.csv",
+           "data/charp/probe/README.md", "data/charp/probe/predictions.parquet", "metrics/charp_probe.json",
            "data/hallucigen/translation/croissant.json", "data/dialogue/dstc11/croissant.json", "data/site/index.html"]
 VARIANTS = ["h-full", "h-3", "h-2", "h-1", "h-0"]
 
@@ -359,6 +360,42 @@ def test_charp_grid_runs_offline_on_dstc11(built):
     assert min(e["valid_loss"] for e in train["epochs"]) < train["untrained_valid_loss"]  # the generator learned
     assert (built / "data/charp/reports/learning_curves.png").stat().st_size > 1000
     assert "## Generator training (validation loss)" in report and "| smollm2 (train h=full) | " in report
+
+
+def test_charp_probe_answers_both_forms_of_the_offline_analogue(built):
+    params = yaml.safe_load((built / "params.yaml").read_text())["charp"]
+    size, probe = params["probe"]["size"], params["probe"]
+    systems = {("fewshot", "none")} | {("smollm2", str(h)) for h in params["grid"]["train_h"]}
+    rows = pq.read_table(built / "data/charp/probe/predictions.parquet").to_pylist()
+    assert Counter((r["system"], r["train_h"]) for r in rows) == {s: 2 * size for s in systems}
+    for system in systems:  # the same examples in both forms
+        ids = [r["id"].split(":", 1) for r in rows if (r["system"], r["train_h"]) == system]
+        assert sorted(i for f, i in ids if f == probe["easy"]) == sorted(i for f, i in ids if f == probe["hard"])
+    results = json.loads((built / "data/charp/probe/results.json").read_text())
+    assert results["examples"] == size and (results["easy"], results["hard"]) == ("echarp", "hcharp")
+    effects = {(r["system"], r["train_h"], r["metric"]): r for r in results["effects"]}
+    automatic = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
+    assert {k for k in effects if k[0] not in ("gold", "control")} == {
+        (*s, m) for s in systems for m in (*automatic, "judge", "judge_correct")}
+    assert {k for k in effects if k[0] in ("gold", "control")} == {
+        (s, "none", m) for s in ("gold", "control") for m in ("bertscore_knowledge", "critic")}
+    judged_turns = min(size, params["judge"]["max_per_cell"] or size)  # the judge asks the first of each cell
+    for key, r in effects.items():  # hard - easy over the same examples, its interval around it
+        assert r["turns"] == (judged_turns if key[2].startswith("judge") else size), key
+        assert r["diff"] == pytest.approx(r["hard"] - r["easy"], abs=2e-4), key
+        assert r["ci"][0] <= r["diff"] <= r["ci"][1], key
+    for form in (probe["easy"], probe["hard"]):
+        judged = results["forms"][form]["judge"]
+        assert {k.split(".train-h-")[0] for k in judged} == {s for s, _ in systems}
+        assert all(sum(j["categories"].values()) >= j["asked"] == judged_turns for j in judged.values())
+    report = (built / "data/charp/probe/README.md").read_text()
+    assert "| system | metric | echarp | hcharp | hcharp - echarp [95% CI] | p | examples |" in report
+    assert "## What the metrics notice" in report and "the judge's correct share is" in report
+    assert "## Judge categories per form (Tables 5-6)" in report and "\nhcharp:\n" in report
+    assert (built / "data/charp/probe/probe.png").stat().st_size > 1000
+    metrics = json.loads((built / "metrics/charp_probe.json").read_text())
+    assert metrics["examples"] == size and set(metrics) - {"examples"} == {
+        f"{s}.train-h-{h}" for s, h in systems | {("gold", "none"), ("control", "none")}}
 
 
 def _write_sheet(path: Path, rows: list[dict], ticks: dict[str, set[int]]) -> None:

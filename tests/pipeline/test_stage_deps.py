@@ -17,8 +17,8 @@ def stages() -> dict[str, Stage]:
 
 
 def test_every_stage_declares_what_its_flow_uses(stages):
-    assert {"fetch", "dialogue@dstc11", "dialogue@begin", "charp_train@smollm2-full", "charp_generate@smollm2-full-2",
-            "charp_fewshot@0", "detect", "score"} <= set(stages)
+    assert {"fetch", "dialogue@dstc11", "dialogue@begin", "charp_train@smollm2-0", "charp_generate@smollm2-0-full",
+            "charp_fewshot@0", "charp_probe", "detect", "score"} <= set(stages)
     found = [line for stage in stages.values() for line in problems(stage)]
     assert found == [], "\n".join(found) + "\n(fix: python -m tasks.pipeline.stage_deps --write)"
 
@@ -62,9 +62,9 @@ def test_an_artifact_named_in_params_is_a_dep(stages):
 
 
 def test_an_undeclared_params_key_is_named(stages):
-    gen, dialogue = stages["charp_generate@smollm2-full-2"], stages["dialogue@begin"]
+    gen, dialogue = stages["charp_generate@smollm2-0-full"], stages["dialogue@begin"]
     assert problems(replace(gen, params=tuple(p for p in gen.params if p != "charp.seed"))) == [
-        "stage charp_generate@smollm2-full-2: params miss charp.seed (the flow's parameters read it)"]
+        "stage charp_generate@smollm2-0-full: params miss charp.seed (the flow's parameters read it)"]
     assert problems(replace(dialogue, params=("dialogue.seed", "dialogue.truncation", "dialogue.dstc11"))) == [
         "stage dialogue@begin: params miss dialogue.begin (the flow's parameters read it)"]
     assert problems(replace(gen, params=("charp", "detect.gpu_concurrency"))) == []  # a section covers its keys
