@@ -38,15 +38,13 @@ def probe_systems(params: dict) -> list[Cell]:
 
 
 def answer_forms(forms: dict[str, list[dict]], params: dict) -> dict[Cell, dict[str, list[str]]]:
-    """Each system's predictions per form: all shards of every system submitted first, then collected."""
+    """Each system's predictions per form, one system after the other (its shards side by side): two model
+    families imported at once in threads can fail in transformers' lazy import."""
     rows = [t for turns in forms.values() for t in turns]
-    submitted = {}
+    out = {}
     for cell in probe_systems(params):
         order = run_order(cell, rows, params)
-        submitted[cell] = (order, submit_shards(cell, [rows[i] for i in order], params))
-    out = {}
-    for cell, (order, futures) in submitted.items():
-        predictions, stats = merged([f.result() for f in futures])
+        predictions, stats = merged([f.result() for f in submit_shards(cell, [rows[i] for i in order], params)])
         check_client(cell, stats, len(rows), params["client"])
         by_row = dict(zip(order, predictions))
         start, out[cell] = 0, {}

@@ -114,5 +114,5 @@ def test_a_system_that_ignores_the_history_scores_worse_on_the_hard_form_under_t
         effects[read_history] = row
     ignoring, reading = effects[False], effects[True]
     assert ignoring["ci"][1] < 0, ignoring  # the judge finds its history failures: correct share lower on hCHARP
-    assert reading["ci"][0] <= 0 <= reading["ci"][1], reading  # ... and none for the system that reads it
+    assert abs(reading["diff"]) < abs(ignoring["diff"]) / 5, reading  # ... and hardly any for one that reads it
     assert reading["second"] - ignoring["second"] > 0.2, (reading, ignoring)
