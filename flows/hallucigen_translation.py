@@ -38,7 +38,7 @@ def hallucigen_translation(params: HallucigenTranslation) -> None:
     params = as_dict(params)
     rows, stats, exhausted = build(params)
     finish_dataset("translation", rows, stats, exhausted, params, params["directions"],
-                   ["pawsx", "hallucigen"] + (["aces"] if params["use_aces"] else []),
+                   ["pawsx", "hallucigen"] + (["aces"] if params["source"] == "aces" else []),
                    [params["entity_encoder"], params["confirm_encoder"]])
 
 

@@ -42,9 +42,21 @@ class OpenAIModel(Strict):
     api_key_env: str | None
     timeout_s: Seconds
     retries: Count
+    max_tokens: PositiveInt = 256
+
+
+class Decoding(Strict):
+    """tasks/models/decoding.py: temperature 0 is greedy; top_k, top_p null: no such filter."""
+    temperature: Annotated[float, Field(ge=0)] = 0.0
+    top_k: PositiveInt | None = None
+    top_p: Annotated[float, Field(gt=0, le=1)] | None = None
+    frequency_penalty: Annotated[float, Field(ge=-2, le=2)] = 0.0
+    seed: int = 13
 
 
 class ModelClient(Strict):
     backend: Literal["local", "openai"]
     local: LocalModel
     openai: OpenAIModel
+    decoding: Decoding = Decoding()
+    answers: Literal["logprob", "text"] = "logprob"  # logprob: a local model scores allowed answers

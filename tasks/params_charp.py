@@ -53,6 +53,8 @@ class CharpTraining(Strict):
     learning_rate: Rate
     patience: PositiveInt
     trainable_layers: PositiveInt | None = None
+    schedule: Literal["linear", "cosine"] = "linear"
+    gradient_accumulation: PositiveInt = 1
 
 
 class CharpGeneration(Strict):
@@ -101,6 +103,7 @@ class CharpRubric(Strict):
 class CharpJudge(Strict):
     enabled: bool
     method: Literal["rubric", "llm"]
+    client: ModelClient
     examples: str
     max_per_cell: PositiveInt | None
     retries: Count
@@ -144,3 +147,17 @@ class Charp(Section):
         if unknown:
             raise ValueError(f"grid.systems {unknown} are not in systems ({sorted(self.systems)})")
         return self
+
+    @model_validator(mode="after")
+    def _judge_is_not_a_system(self) -> Charp:
+        """An LLM judge does not grade its own output: judge.client names another model than charp.client."""
+        if self.judge.method == "llm" and model_identity(self.judge.client) == model_identity(self.client):
+            raise ValueError(f"judge.client names the few-shot system's model ({' '.join(model_identity(self.client))}"
+                             "): the judge would grade its own output; name another model or endpoint")
+        return self
+
+
+def model_identity(client: ModelClient) -> tuple[str, ...]:
+    """What makes two clients the same model: the backend, the model and, for an endpoint, its URL."""
+    backend = getattr(client, client.backend)
+    return (client.backend, backend.model) + ((backend.base_url.rstrip("/"),) if client.backend == "openai" else ())

@@ -134,6 +134,7 @@ class ReviewSheet(Strict):
 class HallucigenSelection(Section):
     """What both HalluciGen sections share: selection, the artifact checks and the review files."""
     balance_tolerance: Count
+    type_distribution: Literal["uniform", "paper"] = "uniform"
     max_type_share: Annotated[float, Field(ge=1)] | None
     max_near_copy_share: Share
     max_same_edit: PositiveInt | None = None
@@ -157,7 +158,7 @@ class HallucigenTranslation(HallucigenSelection):
     confirm_encoder: str | None = None
     min_confirm_pair_similarity: dict[Literal["fr", "de"], Share] = {}
     min_pivot_margin: dict[Literal["fr", "de"], Annotated[float, Field(ge=-1, le=1)]] = {}
-    use_aces: bool
+    source: Literal["perturbation", "aces"]
     sizes: Sizes
 
 
@@ -188,7 +189,7 @@ class HallucigenLlm(Section):
     KEY = "hallucigen_llm"
     enabled: bool
     sources_per_setting: PositiveInt | None  # None: every test source
-    translation_prompt: Literal["general", "mentions"]
+    translation_prompts: Annotated[list[Literal["general", "mentions"]], UNIQUE] = Field(min_length=1)
     model: ModelClient
 
 

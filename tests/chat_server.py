@@ -9,9 +9,11 @@ import threading
 
 
 class ChatHandler(http.server.BaseHTTPRequestHandler):
-    """Subclasses implement reply(prompt) -> (status, body bytes); ``completion`` wraps a text answer."""
+    """Subclasses implement reply(prompt) -> (status, body bytes); ``completion`` wraps a text answer. The
+    request bodies are kept in ``bodies`` (a subclass may hold its own list)."""
 
     auth: list[str] = []
+    bodies: list[dict] = []
 
     def log_message(self, *args):
         pass
@@ -26,6 +28,7 @@ class ChatHandler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).auth.append(self.headers.get("Authorization", ""))
+        type(self).bodies.append(body)
         code, data = self.reply(body["messages"][0]["content"])
         self.send_response(code)
         self.send_header("Content-Type", "application/json")

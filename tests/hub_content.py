@@ -17,7 +17,7 @@ FLAN_T5 = "google/flan-t5-base"
 GODEL = "microsoft/GODEL-v1_1-base-seq2seq"
 LLAMA = "meta-llama/Llama-2-7b-chat-hf"
 CRITIC = "McGill-NLP/roberta-large-faithcritic"
-ROBERTA_LARGE = "roberta-large"
+ROBERTA_LARGE = "roberta-large-mnli"  # BERTScore in the paper profile
 ACES, FAITHDIAL, CHARP = "nikitam/ACES", "McGill-NLP/FaithDial", "huawei-noah/CHARP"
 
 LLAMA2_CHAT_TEMPLATE = ("{% for m in messages %}{% if m['role'] == 'user' %}<s>[INST] {{ m['content'] }} [/INST]"
@@ -189,7 +189,7 @@ def build_models(root: Path) -> dict[str, Path]:
         CRITIC: (lambda: AutoModelForSequenceClassification.from_config(
             RobertaConfig(**small, **rob_ids, id2label={0: "faithful", 1: "hallucination"},
                           label2id={"faithful": 0, "hallucination": 1})), roberta, True),
-        # BERTScore reads layer 17 of roberta-large: a tiny encoder with roberta-large's 24 layers.
+        # BERTScore reads layer 19 of roberta-large-mnli: a tiny encoder with its 24 layers.
         ROBERTA_LARGE: (lambda: AutoModelForSequenceClassification.from_config(
             RobertaConfig(**{**small, "num_hidden_layers": 24, "hidden_size": 16, "intermediate_size": 32},
                           **rob_ids)).roberta, roberta, False),

@@ -99,7 +99,8 @@ def test_unknown_and_missing_keys_and_union_values(raw):
     raw = load_params()
     raw["charp"]["grid"]["systems"] = ["nope"]
     assert _error(raw, "charp") == \
-        "params.yaml: charp: grid.systems ['nope'] are not in systems (['flan-t5-base', 'godel-base', 'smollm2'])"
+        ("params.yaml: charp: grid.systems ['nope'] are not in systems (['flan-t5-base', 'godel-base', 'godel-large', "
+         "'smollm2'])")
     raw = load_params()
     del raw["detect"]["detectors"]["similarity"]["model"]
     assert _error(raw, "detect") == "params.yaml: detect.detectors.similarity: a similarity detector needs 'model'"
@@ -197,3 +198,27 @@ def test_schema_names_are_the_ones_the_code_knows():
     assert set(get_args(DetectorKind)) == KINDS
     assert set(get_args(PawsxSplit)) == set(SPLIT_FILES)
     assert set(get_args(get_args(DetectorSpec.model_fields["prompt"].annotation)[0])) == set(PROMPTS)
+
+
+def test_an_llm_judge_must_not_be_the_few_shot_systems_model(raw):
+    """The rubric judge needs no client; an LLM judge on the few-shot system's model and endpoint would grade its
+    own output, and another model on the same endpoint is another judge."""
+    charp = raw["charp"]
+    charp["judge"]["client"] = copy.deepcopy(charp["client"])
+    validate_section(raw, "charp")
+    charp["judge"]["method"] = "llm"
+    assert _error(raw, "charp") == (
+        "params.yaml: charp: judge.client names the few-shot system's model (local qwen2.5-0.5b): the judge would "
+        "grade its own output; name another model or endpoint")
+    for client in (charp["client"], charp["judge"]["client"]):
+        client["backend"] = "openai"
+    charp["client"]["openai"]["base_url"] = charp["client"]["openai"]["base_url"] + "/"
+    assert "judge.client names the few-shot system's model (openai gpt-3.5-turbo http://127.0.0.1:8000/v1)" in \
+        _error(raw, "charp")
+    charp["judge"]["client"]["openai"]["model"] = "gpt-4-turbo"
+    validate_section(raw, "charp")
+
+
+def test_decoding_values_are_checked(raw):
+    raw["detect"]["llm"]["decoding"]["top_p"] = 1.5
+    assert _error(raw, "detect") == "params.yaml: detect.llm.decoding.top_p: must be <= 1.0 (got 1.5)"

@@ -94,7 +94,7 @@ def judge_cells(cells: Cells, decide: Decide, max_per_cell: int | None) -> tuple
 
 def judge_grid(cells: Cells, params: dict, root: Path) -> tuple[dict[Cell, list], dict[Cell, dict], dict[str, int]]:
     """The judge of the charp params over every cell: the rubric judge (``judge.method: rubric``) or the
-    checklist prompt through the charp client (``llm``, its examples file relative to ``root``); judged
+    checklist prompt through the judge's own client (``llm``, its examples file relative to ``root``); judged
     predictions and figures per cell, and the LLM client's failures by reason."""
     j = params["judge"]
     if j["method"] == "rubric":
@@ -102,7 +102,7 @@ def judge_grid(cells: Cells, params: dict, root: Path) -> tuple[dict[Cell, list]
                                                                    if k != "encoder"}))
         judged, stats = judge_cells(cells, rubric.decide, j["max_per_cell"])
         return judged, stats, {}
-    client, examples = make_client(params["client"]), load_examples(root / j["examples"])
+    client, examples = make_client(j["client"]), load_examples(root / j["examples"])
     judged, stats = judge_cells(cells, partial(judge_items, examples=examples, client=client, retries=j["retries"]),
                                 j["max_per_cell"])
     return judged, stats, dict(sorted(client.failures.items()))

@@ -157,7 +157,7 @@ def judge_method(params: dict) -> str:
         return ("Rubric judge (`tasks/charp/rubric_judge.py`): each category decided from measured evidence "
                 "(agreement with the gold, the knowledge sentences used, copied knowledge, stated ignorance, facts "
                 "found nowhere in the turn), standing in offline for the paper's GPT-4 judge.")
-    client = params["client"]
+    client = params["judge"]["client"]
     return f"LLM judge: the checklist prompt through {client['backend']} model {client[client['backend']]['model']}."
 
 

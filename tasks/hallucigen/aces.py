@@ -27,6 +27,7 @@ PHENOMENA = {
     "antonym-replacement": "antonym", "antonym": "antonym",
     "pronoun": "pronoun",
 }
+ACES_TYPES = frozenset(PHENOMENA.values())  # the nine types ACES supplies (all but tense and negation)
 
 
 def aces_candidates(path: Path, directions: list[str]) -> tuple[dict[str, list[Candidate]], Tally]:

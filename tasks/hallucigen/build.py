@@ -34,6 +34,7 @@ from tasks.hallucigen.select import (
     select_balanced,
     target_lang,
 )
+from tasks.hallucigen.table1 import paper_quotas
 from tasks.stats import Tally
 from tasks.text import copies, words
 
@@ -116,9 +117,10 @@ def select_shard(group: str, candidates: dict[str, list[Candidate]], params: dic
         candidates, lang, random.Random(f"{params['seed']}:future:{group}"))
     balanced["addition_dropped_for_length_balance"] = balance_addition_lengths(
         candidates, random.Random(f"{params['seed']}:addition:{group}"))
+    quotas = paper_quotas(group, sizes) if params.get("type_distribution") == "paper" else None
     chosen, exhausted = select_balanced(candidates, sizes, random.Random(f"{params['seed']}:select:{group}"),
                                         params["max_type_share"], edit_side(lang), params.get("max_same_edit"),
-                                        params["max_near_copy_share"])
+                                        params["max_near_copy_share"], quotas)
     rows = [plain_text({**cand.row, "id": f"{group}:{split}:{k}", "split": split})
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"candidates": {t: len(c) for t, c in sorted(candidates.items())},
@@ -135,9 +137,10 @@ def type_counts(rows: list[dict]) -> dict[str, int]:
 
 def check_build(scenario: str, rows: list[dict], params: dict, exhausted: dict[str, set]) -> None:
     """The quality gates (``check_gates``) on each direction or language of a build, in sorted order; the
-    first that fails raises."""
+    first that fails raises. Under ``type_distribution: paper`` the types are meant to differ: no balance gate."""
+    tolerance = params["balance_tolerance"] if params.get("type_distribution", "uniform") == "uniform" else None
     for group in sorted({r["langpair"] for r in rows}):
-        check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", params["balance_tolerance"],
+        check_gates([r for r in rows if r["langpair"] == group], f"{scenario} {group}", tolerance,
                     exhausted.get(group, set()))
 
 

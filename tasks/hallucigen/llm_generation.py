@@ -50,44 +50,56 @@ def parse_translation(completion: str | None, tgt: str) -> str | None:
     return None
 
 
-def generation_prompts(rows: list[dict], variant: str) -> list[tuple[dict, list[str]]]:
-    """Per source row, the prompts that produce its hypotheses (one for paraphrase, two for translation)."""
+def generation_prompts(rows: list[dict], variants: list[str]) -> list[tuple[dict, list[str], list[str]]]:
+    """Per source row, the prompts that produce its hypotheses and the example each one makes: paraphrase, one
+    prompt for hyp+ and hyp- (Table 9); translation, the good-translation prompt and one incorrect-translation
+    prompt per variant (Table 10: 'general', 'mentions'), an example per variant."""
     out = []
     for row in rows:
         if row["scenario"] == "paraphrase":
-            out.append((row, [PARAPHRASE_PROMPT[row["langpair"]].format(source=row["source"])]))
+            out.append((row, [PARAPHRASE_PROMPT[row["langpair"]].format(source=row["source"])], ["table9"]))
         else:
             tgt = LANGUAGE[row["langpair"].split("-")[1]]
-            out.append((row, [TRANSLATION_PROMPTS[k].format(tgt=tgt, source=row["source"]) for k in ("good", variant)]))
+            out.append((row, [TRANSLATION_PROMPTS[k].format(tgt=tgt, source=row["source"])
+                              for k in ("good", *variants)], list(variants)))
     return out
 
 
-def generate(rows: list[dict], client, variant: str, model_label: str) -> tuple[list[dict], Tally]:
-    """Generated examples (type natural: model output) for the source rows, and the accounting."""
-    jobs = generation_prompts(rows, variant)
-    flat = [p for _, prompts in jobs for p in prompts]
+def parsed_example(row: dict, answers: list[str | None], failed: list[str | None]) -> list[tuple[str, str] | str]:
+    """Per example of the row: (hyp+, hyp-), or why there is none (the client's failure first)."""
+    if row["scenario"] == "paraphrase":
+        return [REJECT_PREFIX + failed[0] if failed[0] else parse_paraphrase(answers[0])]
+    tgt = LANGUAGE[row["langpair"].split("-")[1]]
+    good = parse_translation(answers[0], tgt)
+    out: list[tuple[str, str] | str] = []
+    for answer, reason in zip(answers[1:], failed[1:]):
+        bad = parse_translation(answer, tgt)
+        why = failed[0] or reason
+        out.append(REJECT_PREFIX + why if why else "empty_completion" if good is None or bad is None
+                   else "identical_hypotheses" if good == bad else (good, bad))
+    return out
+
+
+def generate(rows: list[dict], client, variants: list[str], model_label: str) -> tuple[list[dict], Tally]:
+    """Generated examples (type natural: model output) for the source rows, one per source and prompt (id
+    ``llm:<prompt>:<source row id>``, the prompt also in edit_detail), and the accounting: one item per example."""
+    jobs = generation_prompts(rows, variants)
+    flat = [p for _, prompts, _ in jobs for p in prompts]
     completions = iter(client.complete(flat))
     reasons = iter(getattr(client, "call_failures", None) or [None] * len(flat))
     tally, out = Tally(), []
-    for row, prompts in jobs:
+    for row, prompts, names in jobs:
         answers = [next(completions) for _ in prompts]
-        failed = [r for r in (next(reasons) for _ in prompts) if r]
-        if failed:
-            parsed = REJECT_PREFIX + failed[0]
-        elif row["scenario"] == "paraphrase":
-            parsed = parse_paraphrase(answers[0])
-        else:
-            tgt = LANGUAGE[row["langpair"].split("-")[1]]
-            good, bad = (parse_translation(a, tgt) for a in answers)
-            parsed = "empty_completion" if good is None or bad is None else (
-                "identical_hypotheses" if good == bad else (good, bad))
-        if isinstance(parsed, str):
-            tally.reject(parsed)
-            continue
-        tally.keep()
-        out.append({"id": f"llm:{row['id']}", "scenario": row["scenario"], "langpair": row["langpair"],
-                    "split": row["split"], "source": row["source"], "hyp_good": parsed[0], "hyp_bad": parsed[1],
-                    "type": "natural", "edit_from": None, "edit_to": None, "edit_start": None,
-                    "edit_detail": f"llm:{variant if row['scenario'] == 'translation' else 'table9'}",
-                    "origin": row["origin"], "hyp_good_origin": f"llm:{model_label}"})
+        failed = [next(reasons) for _ in prompts]
+        for name, parsed in zip(names, parsed_example(row, answers, failed)):
+            if isinstance(parsed, str):
+                tally.reject(parsed)
+                continue
+            tally.keep()
+            out.append({"id": f"llm:{name}:{row['id']}", "scenario": row["scenario"], "langpair": row["langpair"],
+                        "split": row["split"], "source": row["source"], "hyp_good": parsed[0],
+                        "hyp_bad": parsed[1], "type": "natural", "edit_from": None, "edit_to": None,
+                        "edit_start": None, "edit_detail": f"llm:{name}", "origin": row["origin"],
+                        "hyp_good_origin": f"llm:{model_label}"})
     return out, tally
+

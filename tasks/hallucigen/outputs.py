@@ -31,6 +31,42 @@ def exhausted_lines(stats: dict) -> list[str]:
     return out
 
 
+def absent_type_lines(stats: dict, rows: list[dict]) -> list[str]:
+    """Types the sources cannot supply, per direction/language: no example built and no source item gave a
+    candidate, with the reasons counted (e.g. '- en-fr: conversion: 0 of 1492 source items (no_candidate 992,
+    drifting_translation 413)'); a type whose examples come from elsewhere (ACES rows) is not one."""
+    built = {(r["langpair"], r["type"]) for r in rows}
+    out = []
+    for group, tallies in _per_group(stats, "applicability"):
+        for type_, tally in tallies.items():
+            if tally["kept"] == 0 and (group, type_) not in built:
+                reasons = ", ".join(f"{r} {n}" for r, n in sorted(tally["rejected_by_reason"].items(),
+                                                                   key=lambda kv: (-kv[1], kv[0])))
+                out.append(f"- {group}: {type_}: 0 of {tally['read']} source items ({reasons})")
+    absent = {group for group, tallies in _per_group(stats, "applicability")
+              if tallies.get("natural", {}).get("kept", 1) == 0}
+    for group, offer in [(g, o) for g, o in _per_group(stats, "natural_sources") if g in absent]:
+        out.append(f"- {group}: SHROOM PG sources with a paraphrase labelled Hallucination (a natural hyp-): "
+                   f"{offer['labelled_hallucination']}; with another paraphrase to be hyp+: "
+                   f"{offer['with_another_paraphrase']}; with one labelled Not Hallucination: "
+                   f"{offer['with_one_labelled_faithful']}")
+    return ["", "Types no source item gives a candidate for (reasons by count):", "", *out] if out else []
+
+
+def short_split_lines(rows: list[dict], stats: dict, params: dict) -> list[str]:
+    """Splits smaller than their configured size, per direction/language, with the faithful pool they drew on."""
+    built = Counter((r["split"], r["langpair"]) for r in rows)
+    out = []
+    for (split, group), n in sorted(built.items()):
+        size = params["sizes"].get(group, params["sizes"])[split]
+        if n < size:
+            pool = stats.get(group, {}).get("pool_size") if isinstance(stats.get(group), dict) else None
+            out.append(f"- {group} {split}: {n} of {size} examples"
+                       + (f" (one per source; {pool} faithful pairs in the pool, shared by trial and test)"
+                          if pool is not None else ""))
+    return ["", "Splits below their size (the types' pools ran out first):", "", *out] if out else []
+
+
 REMOVED_PAIRS = {  # a language's stats key: what the pairs it counts were removed for (paraphrase)
     "removed_one_side_adds": "one side adds content",
     "removed_lower_start": "hyp+ opens in lower case where its source does not",
@@ -139,7 +175,8 @@ def render_card(scenario: str, rows: list[dict], stats: dict, params: dict, publ
               "files carry no gold label)", "", "## Counts per split, direction/language and type", "",
               "| split | langpair | type | examples |", "|---|---|---|---|"]
     lines += [f"| {r['split']} | {r['langpair']} | {r['type']} | {r['examples']} |" for r in type_table(rows)]
-    lines += ["", *exhausted_lines(stats), *faithful_lines(stats), *balance_lines(stats),
+    lines += ["", *exhausted_lines(stats), *absent_type_lines(stats, rows), *short_split_lines(rows, stats, params),
+              *faithful_lines(stats), *balance_lines(stats),
               *review_reject_lines(stats, params.get("rejected_examples"))]
     lines += near_copy_lines(rows, params["max_near_copy_share"])
     lines += ["", *probe_lines(stats.get("artifact_probe"), stats.get("source_blind")),

@@ -320,6 +320,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
              "published_test_recall": round(len(published & {normalise(x) for x in pool}) / len(published), 4)}
     goods, naturals, removed = select_hyp_good(pool, by_source, params)
     stats["hyp_good_removed_by_check"] = removed
+    stats["natural_sources"] = natural_sources(by_source)
     contexts, twins = english_contexts(goods, by_source, params, nlp)
     candidates: dict[str, list[Candidate]] = defaultdict(list)
     tallies_by_type: dict[str, Tally] = defaultdict(Tally)
@@ -332,6 +333,16 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
                                 for o in ("shroom", "source")}
     stats["applicability"] = applicability(tallies_by_type)
     return candidates, stats
+
+
+def natural_sources(by_source: dict[str, list[dict]]) -> dict[str, int]:
+    """What the SHROOM PG files offer natural examples: the sources with a paraphrase labelled Hallucination, and
+    how many of them have another paraphrase that could be hyp+ (labelled Not Hallucination, or unlabelled)."""
+    labelled = [items for items in by_source.values() if any(i["label"] == "Hallucination" for i in items)]
+    return {"labelled_hallucination": len(labelled),
+            "with_another_paraphrase": sum(len({i["hyp"] for i in items}) > 1 for items in labelled),
+            "with_one_labelled_faithful": sum(any(i["label"] == "Not Hallucination" for i in items)
+                                              for items in labelled)}
 
 
 def swedish_contexts(pairs: list[dict], texts: list[tuple[str, str]], params: dict

@@ -33,8 +33,8 @@ class Candidate:
 
 def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
                     max_share: float | None = None, side: Callable[[Candidate], object] | None = None,
-                    max_same_edit: int | None = None, max_near_copy_share: float | None = None
-                    ) -> tuple[dict[str, list[Candidate]], set[str]]:
+                    max_same_edit: int | None = None, max_near_copy_share: float | None = None,
+                    quotas: dict[str, dict[str, int]] | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
     using a source twice nor a hyp- twice ('you saw her' and 'you saw him' both gave 'you saw me'); with
     ``max_share``, no type takes more than that multiple of an even share (size / types), so a split whose
@@ -48,7 +48,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     ``max_near_copy_share``, at most that share of a split's hyp+ are near-copies of their source (``near_copy``:
     one word changed at most). No hyp+ nearly repeats one already picked, in any split (``near_duplicate``:
     PAWS-X holds the same sentence in several pairs, reworded or reordered). A filled split is then evened out by
-    ``_rebalance``.
+    ``_rebalance``. With ``quotas`` (per split, examples per type: table1.paper_quotas), each type takes at most
+    its quota instead of an even share and a split is not evened out.
     Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``)."""
     salt = rng.getrandbits(64)
     ranked = {t: sorted(c, key=lambda cand: _rank(salt, cand)) for t, c in sorted(candidates.items()) if c}
@@ -58,17 +59,18 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     used, made, exhausted, capped, chosen = set(), set(), set(), set(), {}
     seen: list[frozenset] = []  # the word sets of the hyp+ picked
     for split, size in sizes.items():
-        cap = math.ceil(max_share * size / len(order)) if max_share and order else size
+        even = math.ceil(max_share * size / len(order)) if max_share and order else size
+        caps = {t: quotas[split].get(t, 0) if quotas else even for t in order}
         limits = Limits(max_same_edit, None if max_near_copy_share is None else int(max_near_copy_share * size))
         picked: list[Candidate] = []
         counts: Counter = Counter()
         same: Counter = Counter()
         spent: set[str] = set()  # candidates left, none whose edit may come again in this split
-        while len(picked) < size and any(t not in exhausted | spent and counts[t] < cap for t in order):
+        while len(picked) < size and any(t not in exhausted | spent and counts[t] < caps[t] for t in order):
             for t in order:
                 if len(picked) >= size:
                     break
-                if counts[t] >= cap:
+                if counts[t] >= caps[t]:
                     continue
                 queue = queues[t]
                 while queue and queue[0].key in used:
@@ -85,7 +87,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 same.update(_marks(cand))
                 picked.append(cand)
                 counts[t] += 1
-        _rebalance(picked, ranked, made, same, limits, side)
+        if not quotas:
+            _rebalance(picked, ranked, made, same, limits, side)
         chosen[split] = picked
         capped |= spent
     return chosen, exhausted | capped | {t for t in TYPES if t not in queues}
@@ -369,10 +372,10 @@ def gender_clashes(rows: list[dict]) -> list[str]:
             for c in check[target_lang(r["langpair"])](r["hyp_bad"])]
 
 
-def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str]) -> None:
+def check_gates(rows: list[dict], group: str, tolerance: int | None, exhausted: set[str]) -> None:
     """Fail with a clear message on: duplicate ids; hyp+ == hyp-; a type outside the eleven; a source in
     both trial and test; a determiner-noun gender clash in a French or German gender edit; per split,
-    type counts further apart than ``tolerance`` (types whose pool ran out excepted)."""
+    type counts further apart than ``tolerance`` (types whose pool ran out excepted; None: no such gate)."""
     where = f"HalluciGen {group}"
     dupes = [i for i, n in Counter(r["id"] for r in rows).items() if n > 1]
     if dupes:
@@ -393,7 +396,7 @@ def check_gates(rows: list[dict], group: str, tolerance: int, exhausted: set[str
     both = by_split.get("trial", set()) & by_split.get("test", set())
     if both:
         raise PipelineError(f"{where}: {len(both)} sources in both trial and test, e.g. {sorted(both)[0]!r}")
-    for split in by_split:
+    for split in by_split if tolerance is not None else ():
         counts = Counter(r["type"] for r in rows if r["split"] == split and r["type"] not in exhausted)
         if counts and max(counts.values()) - min(counts.values()) > tolerance:
             raise PipelineError(f"{where}, {split}: type counts {dict(sorted(counts.items()))} differ by more than "

@@ -33,7 +33,7 @@ from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.edits.tense import past_beside_future, tense_with_past_date, timeless_or_bounded
 from tasks.hallucigen import faithful
-from tasks.hallucigen.aces import aces_candidates
+from tasks.hallucigen.aces import ACES_TYPES, aces_candidates
 from tasks.hallucigen.build import (
     addition_on_twin,
     applicability,
@@ -124,7 +124,7 @@ def translation_pool(raw_root: Path, params: dict, pawsx_examples: Path) -> dict
     items, file_tallies, corpus = pawsx_pool(Path(raw_root) / "pawsx", params["pawsx_splits"])
     items = with_similarity(items, params["entity_encoder"])
     aces, aces_tally = ({}, None)
-    if params["use_aces"]:
+    if params["source"] == "aces":
         aces, aces_tally = aces_candidates(Path(raw_root) / "aces" / "challenge_set.jsonl", params["directions"])
     return {"items": items, "files": file_tallies, "edits": foundation_edits(pawsx_examples), "aces": aces,
             "aces_tally": aces_tally, "corpus": corpus, "rejects": rejects_in(params)}
@@ -432,14 +432,25 @@ def direction_candidates(direction: str, items: list[dict], nlp: dict, params: d
 # --- Select -------------------------------------------------------------------------------------------------
 
 
+def with_aces(candidates: dict[str, list[Candidate]], aces: list[Candidate], direction: str) -> None:
+    """The overview's construction (§2.1), in place: ACES rows are the only candidates of the types ACES has
+    (``ACES_TYPES``), and tense and negation, which ACES lacks, come from PAWS-X in the X->en directions only
+    (en-fr keeps no tense edit of its French hypothesis)."""
+    for type_ in list(candidates):
+        if type_ in ACES_TYPES or not direction.endswith("-en"):
+            candidates[type_] = []
+    for cand in aces:
+        candidates.setdefault(cand.type, []).append(cand)
+
+
 def build_direction(direction: str, pool: dict, nlp: dict, params: dict) -> tuple[list[dict], dict, set]:
     """One direction's rows of both splits (PAWS-X text as plain text), its stats, and the types that ran out
     (a shard of the build): its candidates less famous-name swaps, with its ACES candidates, through the shared
     tail (``select_shard``)."""
     candidates, tallies = direction_candidates(direction, pool["items"], nlp, params, pool["edits"], pool["corpus"])
     drop_famous_swaps(candidates, tallies["named-entity"], params.get("name_lm"))
-    for cand in pool["aces"].get(direction, []):
-        candidates[cand.type].append(cand)
+    if params["source"] == "aces":
+        with_aces(candidates, pool["aces"].get(direction, []), direction)
     rows, stats, exhausted = select_shard(direction, candidates, params, params["sizes"], pool["rejects"])
     selected = {split: type_counts([r for r in rows if r["split"] == split]) for split in params["sizes"]}
     return rows, {"applicability": applicability(tallies), **stats, "selected": selected}, exhausted

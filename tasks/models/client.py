@@ -1,9 +1,9 @@
-"""Choosing a model client from params: {backend: local | openai, local: {...}, openai: {...}}, and the rule for a
-stage whose client got no answer for some of its items (endpoint unreachable, an HTTP error, a malformed
-response; an empty answer is the model's own and does not count): on every item, the stage fails with one line
-naming the client and the counts, before it writes anything, so the previous outputs stay; on some, it goes on
-and says how many in one console line (also in the run's Prefect logs), e.g.
-``WARNING hallucigen_llm: 3 of 12 sources failed in the model client (timeout_or_connection 3)``."""
+"""Choosing a model client from params: {backend: local | openai, local: {...}, openai: {...}, decoding: {...},
+answers: logprob | text}, and the rule for a stage whose client got no answer for some of its items (endpoint
+unreachable, an HTTP error, a malformed response; an empty answer is the model's own and does not count): on every
+item, the stage fails with one line naming the client and the counts, before it writes anything, so the previous
+outputs stay; on some, it goes on and says how many in one console line (also in the run's Prefect logs), e.g.
+``WARNING hallucigen_llm: 3 of 12 examples failed in the model client (timeout_or_connection 3)``."""
 from __future__ import annotations
 
 import logging
@@ -11,6 +11,7 @@ import sys
 from urllib.parse import urlsplit
 
 from tasks.errors import PipelineError
+from tasks.models.decoding import Decoding
 from tasks.models.http import OpenAIChatClient
 from tasks.models.local import LocalChatClient
 
@@ -25,13 +26,16 @@ def client_class(params: dict):
 
 
 def make_client(params: dict):
-    """The client params['backend'] names, built from params['local'] or params['openai']."""
-    return client_class(params)(**params[params["backend"]])
+    """The client params['backend'] names, built from params['local'] or params['openai'], decoding as
+    params['decoding'] says (greedy where absent)."""
+    return client_class(params)(**params[params["backend"]], decoding=Decoding(**params.get("decoding") or {}),
+                                answers=params.get("answers", "logprob"))
 
 
 def scores_answers(params: dict) -> bool:
-    """Whether the client params name reads the log-probabilities of allowed answers (else it returns text)."""
-    return getattr(client_class(params), "scores_answers", False)
+    """Whether the client params name reads the log-probabilities of allowed answers (a local model with
+    ``answers: logprob``; else it returns text)."""
+    return getattr(client_class(params), "scores_answers", False) and params.get("answers", "logprob") == "logprob"
 
 
 def summed_failures(failures: dict[str, int], more: dict[str, int]) -> dict[str, int]:

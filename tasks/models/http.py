@@ -8,17 +8,24 @@ import time
 import urllib.error
 import urllib.request
 
+from tasks.models.decoding import Decoding
+
 
 class OpenAIChatClient:
     """POST {base_url}/chat/completions for each prompt; failures are counted by reason, never raised.
     ``call_failures`` holds, per prompt of the latest ``complete``, why no answer came back (a reason counted in
-    ``failures``, e.g. "timeout_or_connection"), or None when the model answered (an empty answer included)."""
+    ``failures``, e.g. "timeout_or_connection"), or None when the model answered (an empty answer included).
+    ``decoding`` sets the request's temperature, top-p, top-k, frequency penalty and seed; the answers are always
+    text (``answers`` is accepted for the params' sake: an endpoint gives no log-probabilities here)."""
+
+    scores_answers = False
 
     def __init__(self, base_url: str, model: str, api_key_env: str | None = "OPENAI_API_KEY", timeout_s: float = 60,
-                 retries: int = 3, backoff_s: float = 1.0, max_tokens: int = 256):
+                 retries: int = 3, backoff_s: float = 1.0, max_tokens: int = 256, decoding: Decoding | None = None,
+                 answers: str = "text"):
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model, self.timeout_s, self.retries, self.backoff_s = model, timeout_s, retries, backoff_s
-        self.max_tokens = max_tokens
+        self.max_tokens, self.decoding = max_tokens, decoding or Decoding()
         self._key_env = api_key_env
         self.failures: dict[str, int] = {}
         self.call_failures: list[str | None] = []
@@ -35,7 +42,7 @@ class OpenAIChatClient:
 
     def _post(self, prompt: str) -> tuple[str | None, str | None]:
         """(the completion, None); (None, None) for an empty one; (None, why no answer came back)."""
-        body = json.dumps({"model": self.model, "temperature": 0, "max_tokens": self.max_tokens,
+        body = json.dumps({"model": self.model, **self.decoding.request_fields(), "max_tokens": self.max_tokens,
                            "messages": [{"role": "user", "content": prompt}]}).encode("utf-8")
         last = "http_error"
         for attempt in range(self.retries + 1):

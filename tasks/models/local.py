@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tasks.io import atomic_dir
 from tasks.models.batching import cpu_int8, length_sorted_batches
+from tasks.models.decoding import Decoding
 from tasks.models.device import best_device, warn_if_slow_dtype
 from tasks.models.loaded import loader
 from tasks.models.registry import file_of, load_registry
@@ -64,9 +65,11 @@ def load_causal_lm(name: str, device: str | None = None, dtype: str = "float32",
 
 
 class LocalChatClient:
-    """Greedy chat completions from a local model, batched; an empty completion comes back as None. A
-    ``prefix`` starts the assistant's answer (e.g. an opened JSON string), so the model only continues it;
-    ``choose`` scores allowed answers by their log-probability instead of parsing free text. The tokens every
+    """Chat completions from a local model, batched, decoded as ``decoding`` says (greedy by default; sampled
+    from a generator seeded per batch); an empty completion comes back as None. A ``prefix`` starts the
+    assistant's answer (e.g. an opened JSON string), so the model only continues it; ``choose`` scores allowed
+    answers by their log-probability instead of parsing free text, which callers use when ``answers`` is
+    'logprob' (``scores_answers``); with 'text' they parse the completion as from an endpoint. The tokens every
     prompt of a call starts with (few-shot demonstrations, judge examples) are run once and their key/value
     cache is reused by every batch. Prompts run in batches of similar length (less padding); answers come back
     in prompt order. ``call_failures`` is the per-prompt failure list of the latest ``complete`` (all None: a
@@ -74,8 +77,11 @@ class LocalChatClient:
 
     scores_answers = True
 
-    def __init__(self, model: str = SMOLLM2, max_new_tokens: int = 64, batch_size: int = 8, int8: bool = False):
+    def __init__(self, model: str = SMOLLM2, max_new_tokens: int = 64, batch_size: int = 8, int8: bool = False,
+                 decoding: Decoding | None = None, answers: str = "logprob"):
         self.model_name, self.max_new_tokens, self.batch_size, self.int8 = model, max_new_tokens, batch_size, int8
+        self.decoding = decoding or Decoding()
+        self.scores_answers = answers == "logprob"
         self.failures: dict[str, int] = {}
         self.call_failures: list[str | None] = []
 
@@ -88,17 +94,20 @@ class LocalChatClient:
         """The continuation of each prompt's answer after ``prefix`` (the prefix itself not included). With
         ``until`` (a test on a row's continuation so far), a batch stops once every row's answer is finished."""
         import torch
+        from transformers import LogitsProcessorList
 
         tokenizer, model = load_causal_lm(self.model_name, int8=self.int8)
         seqs = self._encode(tokenizer, prompts, prefix)
         cache = shared_cache(model, seqs)
         out: list[str | None] = [None] * len(seqs)
-        for idx in length_sorted_batches([len(s) for s in seqs], self.batch_size):
+        for batch, idx in enumerate(length_sorted_batches([len(s) for s in seqs], self.batch_size)):
             ids, mask = padded([seqs[i] for i in idx], cache, tokenizer.pad_token_id, model.device)
             stop = [finished_rows(tokenizer, ids.shape[1], until)] if until else None
-            with torch.inference_mode():
+            penalty = self.decoding.logits_processors(ids.shape[1])
+            with torch.inference_mode(), self.decoding.seeded(batch, model.device):
                 gen = model.generate(input_ids=ids, attention_mask=mask, past_key_values=repeated(cache, len(ids)),
-                                     max_new_tokens=self.max_new_tokens, do_sample=False,
+                                     max_new_tokens=self.max_new_tokens, **self.decoding.generate_kwargs(),
+                                     logits_processor=LogitsProcessorList(penalty) if penalty else None,
                                      pad_token_id=tokenizer.pad_token_id, stopping_criteria=stop)
             for i, row in zip(idx, gen):
                 text = tokenizer.decode(row[ids.shape[1]:], skip_special_tokens=True).strip()

@@ -1,5 +1,6 @@
 """The one training loop of every trainer (cross-encoder detector, CHARP generators): seeded, AdamW with
-weight decay, a linear warm-up then linear decay, gradient clipping, bf16 autocast on cuda, early stopping
+weight decay, a linear warm-up then linear or cosine decay, gradients accumulated over ``gradient_accumulation``
+batches per step (batch 48 as 12 x 4), gradient clipping, bf16 autocast on cuda, early stopping
 after `patience` epochs without a better validation loss, and the best epoch's weights restored at the end.
 Also the one truncation rule for model inputs (`truncate`). Weight decay spares biases and norm weights."""
 from __future__ import annotations
@@ -20,6 +21,8 @@ class TrainingConfig:
     warmup_fraction: float = 0.1  # of all optimisation steps
     patience: int | None = None  # epochs without a better validation loss before stopping; None: never stop
     max_grad_norm: float = 1.0
+    schedule: str = "linear"  # after the warm-up: linear | cosine decay to 0
+    gradient_accumulation: int = 1  # batches per optimisation step
 
     @classmethod
     def from_params(cls, params: dict, **overrides) -> TrainingConfig:
@@ -68,29 +71,32 @@ def fit(model, encode: Callable[[list], dict], train_rows: list, valid_rows: lis
     ``device``), validating after every epoch; the model ends with the weights of the epoch with the lowest
     validation loss. Returns the losses per epoch, the best one marked."""
     import torch
-    from transformers import get_linear_schedule_with_warmup
+    from transformers import get_cosine_schedule_with_warmup, get_linear_schedule_with_warmup
 
-    bs = config.batch_size
-    steps = max(1, config.epochs * ((len(train_rows) + bs - 1) // bs))
+    bs, accumulate = config.batch_size, config.gradient_accumulation
+    batches = (len(train_rows) + bs - 1) // bs
+    steps = max(1, config.epochs * ((batches + accumulate - 1) // accumulate))
     decay = [p for n, p in model.named_parameters() if p.requires_grad and p.ndim > 1]
     no_decay = [p for n, p in model.named_parameters() if p.requires_grad and p.ndim <= 1]  # biases, norms
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": config.weight_decay},
                                    {"params": no_decay, "weight_decay": 0.0}], lr=config.learning_rate)
-    schedule = get_linear_schedule_with_warmup(optimizer, int(config.warmup_fraction * steps), steps)
+    schedules = {"linear": get_linear_schedule_with_warmup, "cosine": get_cosine_schedule_with_warmup}
+    schedule = schedules[config.schedule](optimizer, int(config.warmup_fraction * steps), steps)
     generator = torch.Generator().manual_seed(config.seed)
     history, best, best_epoch, best_state, stale = [], None, 0, None, 0
     for epoch in range(config.epochs):
         model.train()
         order = torch.randperm(len(train_rows), generator=generator).tolist()
         total = 0.0
-        for k in tqdm(range(0, len(order), bs), desc=f"{desc} epoch {epoch + 1}", mininterval=10):
+        for n, k in enumerate(tqdm(range(0, len(order), bs), desc=f"{desc} epoch {epoch + 1}", mininterval=10)):
             batch = [train_rows[i] for i in order[k:k + bs]]
             loss = _loss(model, encode(batch), device)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
+            (loss / accumulate if accumulate > 1 else loss).backward()
+            if (n + 1) % accumulate == 0 or n + 1 == batches:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
+                optimizer.step()
+                schedule.step()
+                optimizer.zero_grad()
             total += loss.item() * len(batch)
         model.eval()
         valid = mean_loss(model, encode, valid_rows, bs, device)

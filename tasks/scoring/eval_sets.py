@@ -75,11 +75,28 @@ def cross_model(data: Path, seed: int) -> list[EvalSet]:
     return sets
 
 
-def shroom(raw: Path, name: str) -> EvalSet:
-    """SHROOM rows: the hypothesis against the text its `ref` names (src, tgt; either: src)."""
+def natural_origins(data: Path) -> frozenset[str]:
+    """The SHROOM items the built paraphrase dataset uses as natural hyp- ('shroom:val.model-agnostic.json:12'):
+    none before the dataset is built."""
+    out = set()
+    for split in ("trial", "test"):
+        path = data / "hallucigen" / "paraphrase" / f"{split}.generation.parquet"
+        if path.is_file():
+            out |= {r["origin"] for r in pq.read_table(path, columns=["type", "origin"]).to_pylist()
+                    if r["type"] == "natural" and str(r["origin"]).startswith("shroom:")}
+    return frozenset(out)
+
+
+def shroom(raw: Path, name: str, used: frozenset[str] = frozenset()) -> EvalSet:
+    """SHROOM rows: the hypothesis against the text its `ref` names (src, tgt; either: src). An item that is a
+    natural example of the built dataset (``used``) is a counted reject (``natural_example``): no item is both a
+    benchmark example and a detector's evaluation row."""
     out = EvalSet(name, "binary", "shroom")
     for file in SHROOM_FILES[name]:
         for i, item in enumerate(read_records(raw / "shroom" / file, f"shroom/{file}")):
+            if f"shroom:{file}:{i}" in used:
+                out.tally.reject("natural_example")
+                continue
             label = SHROOM_LABELS.get(item.get("label"))
             if label is None:
                 out.tally.reject("bad_label")
@@ -116,7 +133,7 @@ def load_eval_sets(names: list[str], data: Path, seed: int) -> dict[str, EvalSet
         **{f"published-{sc}-trial": (lambda sc=sc: [hallucigen_published(data, sc)])
            for sc in ("translation", "paraphrase")},
         "cross-model": lambda: cross_model(data, seed),
-        **{name: (lambda name=name: [shroom(raw, name)]) for name in SHROOM_FILES},
+        **{name: (lambda name=name: [shroom(raw, name, natural_origins(data))]) for name in SHROOM_FILES},
         "begin-dev": lambda: [begin(data)],
     }
     sets: dict[str, EvalSet] = {}

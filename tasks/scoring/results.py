@@ -21,10 +21,11 @@ ALL = "all"
 BY_TYPE = "by_type"  # pair sets with typed rows: per detector, the metrics of each hallucination type
 
 
-def _group(rows: list[dict], key: str) -> dict[str, list[dict]]:
+def _group(rows: list[dict], key: str, of=None) -> dict[str, list[dict]]:
+    """Rows by their ``key`` value (by ``of(value)`` when given), in key order."""
     out = defaultdict(list)
     for r in rows:
-        out[r[key]].append(r)
+        out[of(r[key]) if of else r[key]].append(r)
     return dict(sorted(out.items()))
 
 
@@ -201,9 +202,17 @@ def score_all(outputs: dict[str, list[dict]], params: dict, detector_kinds: dict
         res["generation"] = {"proxy": proxy, "threshold": t, "generators": {}}
         for name, generator in params["generation_sets"].items():
             rows = [r for r in outputs.get(name, []) if r["detector"] == proxy]
-            if rows and t is not None:
-                res["generation"]["generators"][f"{generator} ({name})"] = generation_results(rows, t)
+            by_prompt = _group(rows, "id", generation_prompt) if t is not None else {}
+            for prompt, mine in by_prompt.items():
+                label = f"{generator}, {prompt} prompt ({name})" if prompt else f"{generator} ({name})"
+                res["generation"]["generators"][label] = generation_results(mine, t)
     return res
+
+
+def generation_prompt(example_id: str) -> str:
+    """The prompt a model-generated example came from, by its id ('llm:mentions:fr-en:test:3' -> 'mentions'), so
+    that each prompt is its own generator row (overview Table 6); '' for an example of another generator."""
+    return example_id.split(":")[1] if example_id.startswith("llm:") else ""
 
 
 def headline_metrics(res: dict) -> dict:

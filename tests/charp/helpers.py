@@ -10,7 +10,8 @@ TURN = {"id": "t1", "history": [{"speaker": "seeker", "text": "Is there a cheap 
         "knowledge": "The Alpha hotel is cheap. It has free parking.", "response": "Yes, the Alpha hotel is cheap."}
 PARAMS = {"eval_dataset": "dstc11", "dataset": "dstc11", "splits": {"train": "train", "eval": "test"},
           "subsets": {"eval": None}, "seed": 13, "metrics": {"critic": {"name": "critic X"}},
-          "judge": {"method": "llm"}, "client": {"backend": "openai", "openai": {"model": "gpt-4-turbo"}}}
+          "judge": {"method": "llm", "client": {"backend": "openai", "openai": {"model": "gpt-4-turbo"}}},
+          "client": {"backend": "openai", "openai": {"model": "gpt-3.5-turbo"}}}
 
 
 def _predictions(data, cell: Cell, ids: list[str]) -> None:

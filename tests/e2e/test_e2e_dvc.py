@@ -238,10 +238,12 @@ def test_hallucigen_datasets_in_the_published_shape(built):
 
 def test_llm_generation_path_runs_on_the_offline_model(built):
     stats = json.loads((built / "metrics/hallucigen_llm.json").read_text())
-    assert stats["read"] == 6 and stats["kept"] + stats["rejected"] == 6  # 1 source x 4 directions + 2 languages
+    # 1 source x 4 directions x 2 incorrect-translation prompts + 1 source x 2 languages
+    assert stats["read"] == 10 and stats["kept"] + stats["rejected"] == 10
     table = pq.read_table(built / "data/hallucigen_llm/generation.parquet")
     assert table.schema.equals(HALLUCIGEN_GENERATION) and table.num_rows == stats["kept"]
     assert set(table.column("type").to_pylist()) <= {"natural"}
+    assert {i.split(":")[1] for i in table.column("id").to_pylist()} <= {"general", "mentions", "table9"}
 
 
 def test_dialogue_datasets_and_truncation_variants(built):

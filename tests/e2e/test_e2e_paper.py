@@ -1,12 +1,13 @@
 """The paper profile end to end: a copy of the project switched to `profiles/paper.yaml`, shrunk by
 tests/fixtures/profiles/paper-small.yaml, runs `dvc repro` of every stage with every paper Hub id answered by
 a local Hub-compatible server (tiny random-weight models of the paper's architectures, the upstream data
-layouts) and gpt-4-turbo by a local OpenAI-compatible server. Checked: every stage completes; ACES rows are
-mapped to types; the translation build rebuilt by direction on a Dask cluster gives the same bytes (the
-build's determinism and runner independence); eCHARP/hCHARP are built; FLAN-T5/GODEL train and generate
-with beam search; the NLI detectors follow the three-condition rule; the pickle-only critic loads only with
-allow_pickle: true; a changed file on the Hub fails `fetch` with the hash pinned in the source lock. Stage
-times are written to the test's log (`pytest -s` shows them)."""
+layouts) and gpt-3.5-turbo (few-shot) and gpt-4-turbo (judge) by a local OpenAI-compatible server. Checked: every
+stage completes; ACES rows are mapped to types and replace the perturbations of their types; the judge and the
+few-shot system are other models, decoded as the paper says; the translation build rebuilt by direction on a
+Dask cluster gives the same bytes (the build's determinism and runner independence); eCHARP/hCHARP are built;
+FLAN-T5/GODEL train and generate with beam search; the NLI detectors follow the three-condition rule; the
+pickle-only critic loads only with allow_pickle: true; a changed file on the Hub fails `fetch` with the hash
+pinned in the source lock. Stage times are written to the test's log (`pytest -s` shows them)."""
 from __future__ import annotations
 
 import hashlib
@@ -22,7 +23,7 @@ import pytest
 import yaml
 
 from tasks.detectors.nli import nli_decide
-from tasks.hallucigen.aces import PHENOMENA
+from tasks.hallucigen.aces import ACES_TYPES, PHENOMENA
 from tasks.ops.repo_copy import copy_repo
 from tests import hub_content as hc
 from tests.chat_server import ChatHandler, chat_server
@@ -35,10 +36,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 
 class Gpt4Turbo(ChatHandler):
-    """gpt-4-turbo's part: a few-shot response as JSON, the judge's categories as JSON."""
+    """The endpoint of gpt-3.5-turbo (the few-shot system: a response as JSON) and gpt-4-turbo (the judge: its
+    categories as JSON)."""
 
     auth: list[str] = []
     prompts: list[str] = []
+    bodies: list[dict] = []
 
     def reply(self, prompt: str):
         Gpt4Turbo.prompts.append(prompt)
@@ -75,7 +78,8 @@ def paper_repo(tmp_path_factory, e2e_env):
                "HF_HUB_DISABLE_TELEMETRY": "1", "OPENAI_API_KEY": "sk-test-paper"}
         shutil.copy(FIXTURES / "profiles" / "paper-small.yaml", repo / "profiles")
         (repo / "profiles" / "local-servers.yaml").write_text(yaml.safe_dump(
-            {"charp": {"client": {"openai": {"base_url": chat_url}}}}))
+            {"charp": {"client": {"openai": {"base_url": chat_url}},
+                       "judge": {"client": {"openai": {"base_url": chat_url}}}}}))
         for profile in ("paper", "paper-small", "local-servers"):
             run([sys.executable, "-m", "tasks.profiles", profile], repo, env)
         times = repro_timed(repo, env, [])
@@ -94,11 +98,14 @@ def test_every_stage_completes(paper_repo):
 
 
 def test_aces_rows_are_mapped_to_types(paper_repo):
+    """``source: aces``: every example of the nine ACES types is an ACES row of its mapped type, and tense and
+    negation come from PAWS-X in the X->en directions only (overview §2.1)."""
     repo = paper_repo[0]
     rows = pq.read_table(repo / "data/hallucigen/translation/test.generation.parquet").to_pylist()
     aces = [r for r in rows if str(r.get("edit_detail", "")).startswith("aces:")]
-    assert aces
+    assert aces and {r["id"] for r in aces} == {r["id"] for r in rows if r["type"] in ACES_TYPES}
     assert all(PHENOMENA[r["edit_detail"].split(":", 1)[1]] == r["type"] for r in aces)
+    assert {r["langpair"] for r in rows if r["type"] not in ACES_TYPES} <= {"fr-en", "de-en"}
     tally = json.loads((repo / "metrics/hallucigen_translation.json").read_text())["aces"]
     assert tally == {"read": 8 * len(PHENOMENA) + 2, "kept": 8 * len(PHENOMENA), "rejected": 2,
                      "rejected_by_reason": {"other_langpair": 1, "unmapped_phenomenon": 1}}
@@ -210,3 +217,14 @@ def test_changed_hub_file_fails_fetch_with_the_pinned_hash(paper_repo):
     expected = (f"ERROR fetch: source 'aces': file 'challenge_set.jsonl' from upstream hf://datasets/nikitam/ACES@main "
                 f"has sha256 {hashlib.sha256(changed).hexdigest()}, expected {pinned} (lock file)")
     assert expected in proc.stdout + proc.stderr
+
+
+def test_the_judge_and_the_few_shot_system_are_other_models_decoded_as_the_paper(paper_repo):
+    """The few-shot prompts went to gpt-3.5-turbo at temperature 1.0, top-p 1.0 and a seed (Appendix B.3's
+    settings; a frequency penalty of 0 is the endpoint's default, so not sent), the judge's to gpt-4-turbo:
+    no system is graded by its own model."""
+    sent = {(b["model"], "demonstration examples" in b["messages"][0]["content"],
+             json.dumps({k: v for k, v in b.items() if k not in ("model", "messages")}, sort_keys=True))
+            for b in Gpt4Turbo.bodies}
+    assert sent == {("gpt-3.5-turbo", True, '{"max_tokens": 256, "seed": 13, "temperature": 1.0, "top_p": 1.0}'),
+                    ("gpt-4-turbo", False, '{"max_tokens": 256, "temperature": 0.0}')}

@@ -12,7 +12,7 @@ from tasks.hallucigen.llm_generation import (
     parse_translation,
 )
 from tasks.models.http import OpenAIChatClient
-from tests.models.helpers import CANARY
+from tests.models.helpers import CANARY, Handler
 
 
 def test_generation_over_http_keeps_the_key_out_of_artifacts(server, monkeypatch):
@@ -22,12 +22,18 @@ def test_generation_over_http_keeps_the_key_out_of_artifacts(server, monkeypatch
              "origin": "o"},
             {"id": "fr-en:test:0", "scenario": "translation", "langpair": "fr-en", "split": "test",
              "source": "Un chat.", "origin": "o"}]
-    examples, tally = generate(rows, client, "mentions", "any")
+    Handler.bodies.clear()
+    examples, tally = generate(rows, client, ["general", "mentions"], "any")
     # the server echoes the paraphrase prompt, which names hyp+ and hyp- but gives neither: rejected
-    assert tally.as_dict()["kept"] == 1 and tally.as_dict()["rejected_by_reason"] == {"unparsable_completion": 1}
-    assert examples[0]["langpair"] == "fr-en" and examples[0]["type"] == "natural"
-    assert examples[0]["hyp_good"] == "answer to Translate the following text into English"
-    assert examples[0]["hyp_bad"].startswith("answer to Translate the following text incorrectly into English")
+    assert tally.as_dict()["kept"] == 2 and tally.as_dict()["rejected_by_reason"] == {"unparsable_completion": 1}
+    assert [(e["id"], e["edit_detail"]) for e in examples] == [("llm:general:fr-en:test:0", "llm:general"),
+                                                               ("llm:mentions:fr-en:test:0", "llm:mentions")]
+    assert {e["langpair"] for e in examples} == {"fr-en"} and {e["type"] for e in examples} == {"natural"}
+    assert {e["hyp_good"] for e in examples} == {"answer to Translate the following text into English"}
+    assert examples[0]["hyp_bad"] == "answer to Translate the following text incorrectly into English"
+    assert examples[1]["hyp_bad"].startswith("answer to Translate the following text incorrectly into English and "
+                                             "change its meaning")
+    assert len(Handler.bodies) == 4  # the good translation is asked for once, beside both incorrect ones
     assert CANARY not in json.dumps(examples) and CANARY not in json.dumps(client.failures)
 
 

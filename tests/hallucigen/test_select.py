@@ -210,6 +210,20 @@ def test_quality_gates_fail_clearly(rows, message):
 def test_gates_pass_and_spare_exhausted_types():
     rows = [_row(1), _row(2), _row(3), _row(4, type_="date")]
     check_gates(rows, "paraphrase en", 1, {"date"})
+    check_gates(rows, "paraphrase en", None, set())  # type_distribution: paper has no balance gate
+
+
+def test_quotas_replace_the_even_share_and_the_rebalancing():
+    """Each type takes its quota where the pool allows, a type without one none, and a split stays short when
+    a type runs out (the others do not fill its place)."""
+    cands = {t: [Candidate(key=f"{t}{k}", type=t, row={}) for k in range(n)] for t, n in
+             (("number", 30), ("date", 3), ("tense", 30), ("gender", 30))}
+    quotas = {"trial": {"number": 1, "date": 1}, "test": {"number": 10, "date": 5, "tense": 2}}
+    chosen, exhausted = select_balanced(cands, {"trial": 2, "test": 17}, random.Random(1), max_share=2.0,
+                                        quotas=quotas)
+    assert Counter(c.type for c in chosen["trial"]) == {"number": 1, "date": 1}
+    assert Counter(c.type for c in chosen["test"]) == {"number": 10, "date": 2, "tense": 2}
+    assert "date" in exhausted
 
 
 def test_detection_view_is_seeded_and_labels_the_bad_hypothesis():

@@ -64,3 +64,19 @@ def test_a_translation_the_other_translation_agrees_with_better_is_the_odd_one()
     assert pivot_margin(similarity, "fr") == pytest.approx(-0.04)  # (0.90 + 0.92) / 2 - 0.95
     assert pivot_margin(similarity, "de") == pytest.approx(0.035)  # (0.95 + 0.92) / 2 - 0.90
     assert pivot_margin({"fr": 0.9}, "fr") is None
+
+
+def test_aces_replaces_the_perturbations_of_its_types_and_tense_stays_x_to_english():
+    from tasks.hallucigen.select import Candidate
+    from tasks.hallucigen.translation import with_aces
+
+    def cands():
+        return {t: [Candidate(f"p-{t}", t, {})] for t in ("number", "pronoun", "tense", "negation")}
+
+    aces = [Candidate("a-1", "number", {}), Candidate("a-2", "conversion", {})]
+    x_en, en_x = cands(), cands()
+    with_aces(x_en, aces, "fr-en")
+    with_aces(en_x, aces, "en-fr")
+    assert {t: [c.key for c in cs] for t, cs in x_en.items() if cs} == {
+        "number": ["a-1"], "conversion": ["a-2"], "tense": ["p-tense"], "negation": ["p-negation"]}
+    assert {t: [c.key for c in cs] for t, cs in en_x.items() if cs} == {"number": ["a-1"], "conversion": ["a-2"]}

@@ -2,7 +2,8 @@
 malformed and failing answers, retries, timeouts, the API key only in the Authorization header)."""
 from __future__ import annotations
 
-from tasks.models.client import summed_failures
+from tasks.models.client import make_client, summed_failures
+from tasks.models.decoding import Decoding
 from tasks.models.http import OpenAIChatClient
 from tests.models.helpers import CANARY, Handler
 
@@ -23,3 +24,21 @@ def test_openai_client_counts_every_failure_and_retries(server, monkeypatch):
     assert list(summed_failures(client.failures, other_shard).items()) == [
         ("empty_completion", 1), ("http_400", 3), ("http_429", 1), ("malformed_response", 2),
         ("timeout_or_connection", 1)]
+
+
+def test_openai_client_sends_the_decoding_params_name(server):
+    """Greedy by default (temperature 0 and nothing else); the overview's generation settings as temperature,
+    top_k and the seed; top_p and the frequency penalty when set; the answers are text whatever ``answers`` says."""
+    Handler.bodies.clear()
+    OpenAIChatClient(server, "any", api_key_env=None, max_tokens=200).complete(["ok greedy"])
+    OpenAIChatClient(server, "any", api_key_env=None, decoding=Decoding(temperature=0.9, top_k=10)).complete(
+        ["ok sampled"])
+    client = make_client({"backend": "openai", "answers": "logprob",
+                          "openai": {"base_url": server, "model": "gpt-3.5-turbo", "api_key_env": None},
+                          "decoding": {"temperature": 1.0, "top_p": 1.0, "frequency_penalty": 0.5, "seed": 7}})
+    assert client.complete(["ok fewshot"]) == ["answer to ok fewshot"] and not client.scores_answers
+    fields = [{k: v for k, v in body.items() if k != "messages"} for body in Handler.bodies]
+    assert fields == [{"model": "any", "temperature": 0.0, "max_tokens": 200},
+                      {"model": "any", "temperature": 0.9, "top_k": 10, "seed": 13, "max_tokens": 256},
+                      {"model": "gpt-3.5-turbo", "temperature": 1.0, "top_p": 1.0, "frequency_penalty": 0.5, "seed": 7,
+                       "max_tokens": 256}]

@@ -60,3 +60,33 @@ def test_early_stopping_restores_the_best_epoch():
 def test_no_patience_runs_every_epoch_and_is_seeded():
     (a, ha), (b, hb) = _fit(epochs=3, patience=None), _fit(epochs=3, patience=None)
     assert len(ha) == 3 and ha == hb and torch.equal(a.w.weight, b.w.weight)
+
+
+def _rates(schedule: str, accumulation: int) -> tuple[list[float], torch.Tensor]:
+    """The learning rate of every optimisation step (read before each step) and the weight after one epoch of
+    four batches of one row."""
+    model, seen = Line(), []
+    step = torch.optim.AdamW.step
+
+    def recording(self, *args, **kwargs):
+        seen.append(round(self.param_groups[0]["lr"], 6))
+        return step(self, *args, **kwargs)
+
+    config = TrainingConfig(seed=13, epochs=1, batch_size=1, learning_rate=0.1, weight_decay=0.0, warmup_fraction=0.0,
+                            schedule=schedule, gradient_accumulation=accumulation)
+    torch.optim.AdamW.step = recording
+    try:
+        fit(model, _batch, TRAIN, VALID, config, "cpu")
+    finally:
+        torch.optim.AdamW.step = step
+    return seen, model.w.weight.detach().clone()
+
+
+def test_cosine_and_linear_decay_and_accumulated_steps():
+    """Four batches: linear decay 0.1, 0.075, 0.05, 0.025; cosine 0.1, 0.085, 0.05, 0.015; accumulating two
+    batches per step makes two steps, each on the mean gradient of its two batches."""
+    assert _rates("linear", 1)[0] == [0.1, 0.075, 0.05, 0.025]
+    assert _rates("cosine", 1)[0] == [0.1, 0.085355, 0.05, 0.014645]
+    rates, weight = _rates("linear", 2)
+    assert rates == [0.1, 0.05]
+    assert not torch.equal(weight, _rates("linear", 1)[1])

@@ -32,3 +32,21 @@ def test_unknown_eval_set_and_missing_artifact_fail_with_names(tmp_path):
         load_eval_sets(["nope"], tmp_path, 13)
     with pytest.raises(InputError, match="test.detection.parquet: file not found"):
         load_eval_sets(["hallucigen-paraphrase-test"], tmp_path, 13)
+
+
+def test_a_shroom_item_that_is_a_natural_example_leaves_the_evaluation_set(tmp_path):
+    from tasks.io import write_parquet
+    from tasks.schemas import HALLUCIGEN_GENERATION
+
+    (tmp_path / "raw" / "shroom").mkdir(parents=True)
+    items = [{"hyp": f"h{i}", "src": f"s{i}", "ref": "src", "task": "PG", "label": "Hallucination"} for i in range(3)]
+    (tmp_path / "raw" / "shroom" / "trial-v1.json").write_text(json.dumps(items))
+    row = {f.name: None for f in HALLUCIGEN_GENERATION}
+    natural = {**row, "id": "en:test:0", "type": "natural", "origin": "shroom:trial-v1.json:1", "source": "s1",
+               "hyp_good": "g", "hyp_bad": "h1", "scenario": "paraphrase", "langpair": "en", "split": "test"}
+    edited = {**natural, "id": "en:test:1", "type": "number", "origin": "shroom:trial-v1.json:2"}
+    write_parquet([natural, edited], HALLUCIGEN_GENERATION,
+                  tmp_path / "hallucigen" / "paraphrase" / "test.generation.parquet")
+    s = load_eval_sets(["shroom-trial"], tmp_path, 13)["shroom-trial"]
+    assert [r["id"] for r in s.rows] == ["shroom-trial:trial-v1.json:0", "shroom-trial:trial-v1.json:2"]
+    assert s.tally.as_dict()["rejected_by_reason"] == {"natural_example": 1}
