@@ -60,9 +60,9 @@ def short_split_lines(rows: list[dict], stats: dict, params: dict) -> list[str]:
     for (split, group), n in sorted(built.items()):
         size = params["sizes"].get(group, params["sizes"])[split]
         if n < size:
-            pool = stats.get(group, {}).get("pool_size") if isinstance(stats.get(group), dict) else None
+            pool = stats.get(group, {}).get("faithful_sources") if isinstance(stats.get(group), dict) else None
             out.append(f"- {group} {split}: {n} of {size} examples"
-                       + (f" (one per source; {pool} faithful pairs in the pool, shared by trial and test)"
+                       + (f" (one per source; {pool} sources with a faithful hyp+, shared by trial and test)"
                           if pool is not None else ""))
     return ["", "Splits below their size (the types' pools ran out first):", "", *out] if out else []
 

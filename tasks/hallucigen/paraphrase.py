@@ -331,6 +331,7 @@ def english_candidates(raw_root: Path, params: dict, nlp) -> tuple[dict[str, lis
     drop_famous_swaps(candidates, tallies_by_type["named-entity"], params.get("name_lm"))
     stats["hyp_good_origin"] = {o: sum(1 for _, _, g in goods if (g == "source") == (o == "source"))
                                 for o in ("shroom", "source")}
+    stats["faithful_sources"] = stats["hyp_good_origin"]["shroom"]
     stats["applicability"] = applicability(tallies_by_type)
     return candidates, stats
 
@@ -388,7 +389,8 @@ def swedish_candidates(raw_root: Path, params: dict) -> tuple[dict[str, list[Can
     pairs, tallies, texts = swedish_pairs(raw_root, params)
     published = published_sources(Path(raw_root) / "hallucigen" / "pg" / "test_detection_sv.csv")
     faithful, seen, removed = faithful_swedish_pairs(pairs, params)
-    stats = {"files": tallies, "pool_size": len(faithful), "removed_one_side_adds": removed["one_side_adds"],
+    stats = {"files": tallies, "pool_size": len(faithful), "faithful_sources": len(faithful),
+             "removed_one_side_adds": removed["one_side_adds"],
              "removed_lower_start": removed["lower_start"],
              "removed_encoder_similarity": removed["encoder_similarity"],
              "published_test_sources": len(published),

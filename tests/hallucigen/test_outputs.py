@@ -43,7 +43,7 @@ def test_the_card_names_the_types_no_source_supplies_and_the_short_splits_with_t
     english["en"]["applicability"]["natural"] = {**tally, "kept": 2}
     assert absent_type_lines(english, []) == []
     rows = [{"split": "test", "langpair": "sv"}] * 3 + [{"split": "trial", "langpair": "sv"}] * 2
-    lines = short_split_lines(rows, {"sv": {"pool_size": 5}}, {"sizes": {"sv": {"trial": 2, "test": 119}}})
-    assert lines[3:] == ["- sv test: 3 of 119 examples (one per source; 5 faithful pairs in the pool, shared by "
+    lines = short_split_lines(rows, {"sv": {"faithful_sources": 5}}, {"sizes": {"sv": {"trial": 2, "test": 119}}})
+    assert lines[3:] == ["- sv test: 3 of 119 examples (one per source; 5 sources with a faithful hyp+, shared by "
                          "trial and test)"]
     assert short_split_lines(rows, {}, {"sizes": {"trial": 2, "test": 3}}) == []
