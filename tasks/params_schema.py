@@ -185,12 +185,29 @@ class HallucigenParaphrase(HallucigenSelection):
     sizes: dict[Literal["en", "sv"], Sizes]
 
 
+class Generator(Strict):
+    """One generation system (overview §3): the directions and languages it generates for (None: every one),
+    and its chat client."""
+    settings: Annotated[list[Direction | Literal["en", "sv"]], UNIQUE] | None = None
+    client: ModelClient
+
+
 class HallucigenLlm(Section):
     KEY = "hallucigen_llm"
     enabled: bool
     sources_per_setting: PositiveInt | None  # None: every test source
     translation_prompts: Annotated[list[Literal["general", "mentions"]], UNIQUE] = Field(min_length=1)
-    model: ModelClient
+    # the systems that run, by name (in the example ids: 'llm:<name>:<prompt>:<source row id>')
+    generators: Annotated[list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")]], UNIQUE] = Field(
+        min_length=1)
+    systems: dict[str, Generator]
+
+    @model_validator(mode="after")
+    def _generators_are_systems(self):
+        unknown = [g for g in self.generators if g not in self.systems]
+        if unknown:
+            raise ValueError(f"generators: unknown system {unknown[0]!r} (known: {sorted(self.systems)})")
+        return self
 
 
 class LearnedHead(Strict):

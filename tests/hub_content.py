@@ -16,6 +16,8 @@ XLMR_BASE = "FacebookAI/xlm-roberta-base"
 FLAN_T5 = "google/flan-t5-base"
 GODEL = "microsoft/GODEL-v1_1-base-seq2seq"
 LLAMA = "meta-llama/Llama-2-7b-chat-hf"
+MIXTRAL = "mistralai/Mixtral-8x7B-Instruct-v0.1"
+GPT_SW3 = "AI-Sweden-Models/gpt-sw3-6.7b-v2"  # a GPT-2 architecture; the tiny one reads the llama tokenizer
 CRITIC = "McGill-NLP/roberta-large-faithcritic"
 ROBERTA_LARGE = "roberta-large-mnli"  # BERTScore in the paper profile
 ACES, FAITHDIAL, CHARP = "nikitam/ACES", "McGill-NLP/FaithDial", "huawei-noah/CHARP"
@@ -166,7 +168,9 @@ def build_models(root: Path) -> dict[str, Path]:
         AutoModelForSeq2SeqLM,
         AutoModelForSequenceClassification,
         BertConfig,
+        GPT2Config,
         LlamaConfig,
+        MixtralConfig,
         RobertaConfig,
         T5Config,
         XLMRobertaConfig,
@@ -197,6 +201,13 @@ def build_models(root: Path) -> dict[str, Path]:
             hidden_size=32, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2,
             intermediate_size=64, vocab_size=len(llama), bos_token_id=1, eos_token_id=2,
             max_position_embeddings=1024)), llama, False),
+        MIXTRAL: (lambda: AutoModelForCausalLM.from_config(MixtralConfig(
+            hidden_size=32, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, intermediate_size=64,
+            num_local_experts=2, num_experts_per_tok=1, vocab_size=len(llama), bos_token_id=1, eos_token_id=2,
+            max_position_embeddings=1024)), llama, False),
+        GPT_SW3: (lambda: AutoModelForCausalLM.from_config(GPT2Config(
+            n_embd=32, n_layer=2, n_head=2, n_positions=1024, vocab_size=len(llama), bos_token_id=1,
+            eos_token_id=2)), llama, False),
     }
     for name in (FLAN_T5, GODEL):
         specs[name] = (lambda: AutoModelForSeq2SeqLM.from_config(T5Config(

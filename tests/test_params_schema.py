@@ -222,3 +222,16 @@ def test_an_llm_judge_must_not_be_the_few_shot_systems_model(raw):
 def test_decoding_values_are_checked(raw):
     raw["detect"]["llm"]["decoding"]["top_p"] = 1.5
     assert _error(raw, "detect") == "params.yaml: detect.llm.decoding.top_p: must be <= 1.0 (got 1.5)"
+
+
+def test_generators_are_named_systems_with_known_settings(raw):
+    llm = raw["hallucigen_llm"]
+    llm["generators"] = ["smollm2", "mixtral"]
+    assert _error(raw, "hallucigen_llm") == (
+        "params.yaml: hallucigen_llm: generators: unknown system 'mixtral' (known: ['gpt-sw3-6.7b-v2', "
+        "'llama-2-7b-chat', 'mixtral-8x7b-instruct', 'smollm2'])")
+    llm["generators"] = ["smollm2", "smollm2"]
+    assert _error(raw, "hallucigen_llm").startswith("params.yaml: hallucigen_llm.generators: must not repeat a value")
+    llm["generators"] = ["smollm2"]
+    llm["systems"]["smollm2"]["settings"] = ["en", "fi"]
+    assert _error(raw, "hallucigen_llm").startswith("params.yaml: hallucigen_llm.systems.smollm2.settings[1]: ")

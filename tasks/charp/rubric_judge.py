@@ -95,7 +95,7 @@ class RubricJudge:
         docs = dict(zip(texts, self.nlp.pipe(texts)))
         history_texts = sorted({h["text"] for turn, _ in items for h in turn["history"]})
         history_words = dict(zip(history_texts, (self._content(d) for d in self.nlp.pipe(history_texts))))
-        vectors = dict(zip(texts, self.encoder.embed(texts)))
+        vectors = dict(zip(texts, self.encoder.embed(texts, "rubric judge embeddings")))
         out = []
         for turn, pred in items:
             p, g, k = (self._content(docs[x]) for x in (pred, turn["response"], turn["knowledge"]))

@@ -28,7 +28,7 @@ def pair_features(encoder: str, sources: list[str], hyps: list[str], batch_size:
     """(n, 2d + 2 + len(RULES)) features of each pair; each distinct text is embedded once (``int8``: a
     transformers encoder quantised dynamically on CPU, as the head was trained)."""
     unique = sorted(set(sources) | set(hyps))
-    vectors = dict(zip(unique, sentence_encoder(encoder, batch_size, int8=int8).embed(unique)))
+    vectors = dict(zip(unique, sentence_encoder(encoder, batch_size, int8=int8).embed(unique, f"{encoder} features")))
     u = np.array([vectors[s] for s in sources], dtype=np.float64).reshape(len(sources), -1)
     v = np.array([vectors[h] for h in hyps], dtype=np.float64).reshape(len(hyps), -1)
     rules = np.array([[unsupported(s, h)[k] for k in RULES] + [token_f1(s, h)] for s, h in zip(sources, hyps)],

@@ -32,7 +32,9 @@ def paper_models(params: dict) -> dict[str, str]:
         if det.get("model") and det.get("enabled", True):
             uses[det["model"]] = f"{det['kind']} detector {name}"
     uses[params["detect"]["llm"]["local"]["model"]] = "llm_prompt detectors"
-    uses[params["hallucigen_llm"]["model"]["local"]["model"]] = "hallucigen_llm generator"
+    llm = params["hallucigen_llm"]
+    for system in llm["generators"]:
+        uses[llm["systems"][system]["client"]["local"]["model"]] = f"hallucigen_llm generator {system}"
     uses[params["train_detector"]["base_model"]] = "cross-encoder base"
     for system in params["charp"]["grid"]["systems"]:
         uses[params["charp"]["systems"][system]["model"]] = f"charp system {system}"

@@ -80,9 +80,10 @@ def parsed_example(row: dict, answers: list[str | None], failed: list[str | None
     return out
 
 
-def generate(rows: list[dict], client, variants: list[str], model_label: str) -> tuple[list[dict], Tally]:
-    """Generated examples (type natural: model output) for the source rows, one per source and prompt (id
-    ``llm:<prompt>:<source row id>``, the prompt also in edit_detail), and the accounting: one item per example."""
+def generate(rows: list[dict], client, variants: list[str], system: str) -> tuple[list[dict], Tally]:
+    """Generated examples (type natural: model output) of generator ``system`` for the source rows, one per source
+    and prompt (id ``llm:<system>:<prompt>:<source row id>``, 'llm:<system>:<prompt>' also in edit_detail), and
+    the accounting: one item per example."""
     jobs = generation_prompts(rows, variants)
     flat = [p for _, prompts, _ in jobs for p in prompts]
     completions = iter(client.complete(flat))
@@ -96,10 +97,10 @@ def generate(rows: list[dict], client, variants: list[str], model_label: str) ->
                 tally.reject(parsed)
                 continue
             tally.keep()
-            out.append({"id": f"llm:{name}:{row['id']}", "scenario": row["scenario"], "langpair": row["langpair"],
-                        "split": row["split"], "source": row["source"], "hyp_good": parsed[0],
-                        "hyp_bad": parsed[1], "type": "natural", "edit_from": None, "edit_to": None,
-                        "edit_start": None, "edit_detail": f"llm:{name}", "origin": row["origin"],
-                        "hyp_good_origin": f"llm:{model_label}"})
+            out.append({"id": f"llm:{system}:{name}:{row['id']}", "scenario": row["scenario"],
+                        "langpair": row["langpair"], "split": row["split"], "source": row["source"],
+                        "hyp_good": parsed[0], "hyp_bad": parsed[1], "type": "natural", "edit_from": None,
+                        "edit_to": None, "edit_start": None, "edit_detail": f"llm:{system}:{name}",
+                        "origin": row["origin"], "hyp_good_origin": f"llm:{system}"})
     return out, tally
 

@@ -50,7 +50,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     PAWS-X holds the same sentence in several pairs, reworded or reordered). A filled split is then evened out by
     ``_rebalance``. With ``quotas`` (per split, examples per type: table1.paper_quotas), each type takes at most
     its quota instead of an even share and a split is not evened out.
-    Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``)."""
+    Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``); with ``quotas``,
+    only those of a type some split has a quota for (a type Table 1 leaves out has not run out)."""
     salt = rng.getrandbits(64)
     ranked = {t: sorted(c, key=lambda cand: _rank(salt, cand)) for t, c in sorted(candidates.items()) if c}
     queues = {t: _alternate(c, side) for t, c in ranked.items()}
@@ -91,7 +92,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
             _rebalance(picked, ranked, made, same, limits, side)
         chosen[split] = picked
         capped |= spent
-    return chosen, exhausted | capped | {t for t in TYPES if t not in queues}
+    short = exhausted | capped | {t for t in TYPES if t not in queues}
+    return chosen, {t for t in short if any(q.get(t) for q in quotas.values())} if quotas else short
 
 
 NEAR_DUPLICATE = 0.8  # word-set Jaccard from which two hyp+ say the same sentence

@@ -28,6 +28,12 @@ def length_sorted_batches(lengths: list[int], batch_size: int) -> list[list[int]
     return [order[k:k + batch_size] for k in range(0, len(order), batch_size)]
 
 
+def progress(batches: list, desc: str | None):
+    """``batches`` with a progress bar on stderr named ``desc`` (at most one update in 5 s), when there is more
+    than one batch and a name: e.g. 'smollm2 answers:  40%|####      | 4/10'."""
+    return tqdm(batches, desc=desc, disable=desc is None or len(batches) < 2, mininterval=5)
+
+
 def batched_forward(tokenizer, encodings: dict, forward: Callable, batch_size: int, device: str,
                     desc: str | None = None) -> np.ndarray:
     """Run ``forward(batch) -> tensor [b, ...]`` over pre-tokenized ``encodings`` (lists of ids, no padding)
@@ -40,7 +46,7 @@ def batched_forward(tokenizer, encodings: dict, forward: Callable, batch_size: i
     out: list = [None] * n
     batches = length_sorted_batches([len(ids) for ids in encodings["input_ids"]], batch_size)
     with torch.inference_mode():
-        for idx in tqdm(batches, desc=desc, disable=desc is None, mininterval=5):
+        for idx in progress(batches, desc):
             batch = tokenizer.pad({k: [v[i] for i in idx] for k, v in encodings.items()}, return_tensors="pt")
             result = forward({k: v.to(device) for k, v in batch.items()}).float().cpu().numpy()
             for row, i in zip(result, idx):

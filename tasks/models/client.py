@@ -3,7 +3,8 @@ answers: logprob | text}, and the rule for a stage whose client got no answer fo
 unreachable, an HTTP error, a malformed response; an empty answer is the model's own and does not count): on every
 item, the stage fails with one line naming the client and the counts, before it writes anything, so the previous
 outputs stay; on some, it goes on and says how many in one console line (also in the run's Prefect logs), e.g.
-``WARNING hallucigen_llm: 3 of 12 examples failed in the model client (timeout_or_connection 3)``."""
+``WARNING hallucigen_llm: 3 of 12 examples of generator smollm2 failed in the model client
+(timeout_or_connection 3)``."""
 from __future__ import annotations
 
 import logging

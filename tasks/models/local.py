@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.io import atomic_dir
-from tasks.models.batching import cpu_int8, length_sorted_batches
+from tasks.models.batching import cpu_int8, length_sorted_batches, progress
 from tasks.models.decoding import Decoding
 from tasks.models.device import best_device, warn_if_slow_dtype
 from tasks.models.loaded import loader
@@ -100,7 +100,8 @@ class LocalChatClient:
         seqs = self._encode(tokenizer, prompts, prefix)
         cache = shared_cache(model, seqs)
         out: list[str | None] = [None] * len(seqs)
-        for batch, idx in enumerate(length_sorted_batches([len(s) for s in seqs], self.batch_size)):
+        for batch, idx in enumerate(progress(length_sorted_batches([len(s) for s in seqs], self.batch_size),
+                                             f"{self.model_name} answers")):
             ids, mask = padded([seqs[i] for i in idx], cache, tokenizer.pad_token_id, model.device)
             stop = [finished_rows(tokenizer, ids.shape[1], until)] if until else None
             penalty = self.decoding.logits_processors(ids.shape[1])
@@ -126,7 +127,8 @@ class LocalChatClient:
         encoded = self._encode(tokenizer, prompts, prefix)
         cache = shared_cache(model, encoded)
         out: list = [None] * len(encoded)
-        for idx in length_sorted_batches([len(s) for s in encoded], self.batch_size):
+        for idx in progress(length_sorted_batches([len(s) for s in encoded], self.batch_size),
+                            f"{self.model_name} choices"):
             contexts = [encoded[i] for i in idx]
             if all(len(ids) == 1 for ids in option_ids):
                 last = _last_log_probs(model, tokenizer.pad_token_id, contexts, 1, cache)[:, -1]

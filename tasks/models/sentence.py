@@ -55,9 +55,11 @@ def sentence_encoder(name: str, batch_size: int = 64, max_length: int = 256, int
 
 
 def pair_similarities(pairs: list[tuple[str, str]], encoder_name: str) -> dict[tuple[str, str], float]:
-    """Cosine of each (a, b) pair under sentence encoder ``encoder_name``, each distinct text encoded once."""
+    """Cosine of each (a, b) pair under sentence encoder ``encoder_name``, each distinct text encoded once (with
+    a progress bar named '<encoder> similarities')."""
     texts = sorted({t for pair in pairs for t in pair})
     if not texts:
         return {}
-    vectors = dict(zip(texts, sentence_encoder(encoder_name, batch_size=64).embed(texts)))
+    encoder = sentence_encoder(encoder_name, batch_size=64)
+    vectors = dict(zip(texts, encoder.embed(texts, f"{encoder_name} similarities")))
     return {(a, b): float(vectors[a] @ vectors[b]) for a, b in pairs}

@@ -202,17 +202,19 @@ def score_all(outputs: dict[str, list[dict]], params: dict, detector_kinds: dict
         res["generation"] = {"proxy": proxy, "threshold": t, "generators": {}}
         for name, generator in params["generation_sets"].items():
             rows = [r for r in outputs.get(name, []) if r["detector"] == proxy]
-            by_prompt = _group(rows, "id", generation_prompt) if t is not None else {}
-            for prompt, mine in by_prompt.items():
-                label = f"{generator}, {prompt} prompt ({name})" if prompt else f"{generator} ({name})"
+            by_system = _group(rows, "id", generation_system) if t is not None else {}
+            for system, mine in by_system.items():
+                label = f"{system} ({name})" if system else f"{generator} ({name})"
                 res["generation"]["generators"][label] = generation_results(mine, t)
     return res
 
 
-def generation_prompt(example_id: str) -> str:
-    """The prompt a model-generated example came from, by its id ('llm:mentions:fr-en:test:3' -> 'mentions'), so
-    that each prompt is its own generator row (overview Table 6); '' for an example of another generator."""
-    return example_id.split(":")[1] if example_id.startswith("llm:") else ""
+def generation_system(example_id: str) -> str:
+    """The system and prompt a model-generated example came from, by its id ('llm:smollm2:mentions:fr-en:test:3'
+    -> 'smollm2, mentions prompt'), so that each generator and prompt is its own row (overview Tables 4 and 6);
+    '' for an example of another generator."""
+    parts = example_id.split(":")
+    return f"{parts[1]}, {parts[2]} prompt" if parts[0] == "llm" and len(parts) > 3 else ""
 
 
 def headline_metrics(res: dict) -> dict:

@@ -243,7 +243,9 @@ def test_llm_generation_path_runs_on_the_offline_model(built):
     table = pq.read_table(built / "data/hallucigen_llm/generation.parquet")
     assert table.schema.equals(HALLUCIGEN_GENERATION) and table.num_rows == stats["kept"]
     assert set(table.column("type").to_pylist()) <= {"natural"}
-    assert {i.split(":")[1] for i in table.column("id").to_pylist()} <= {"general", "mentions", "table9"}
+    assert {tuple(i.split(":")[1:3]) for i in table.column("id").to_pylist()} <= {
+        ("smollm2", "general"), ("smollm2", "mentions"), ("smollm2", "table9")}
+    assert stats["generators"]["smollm2"]["read"] == 10
 
 
 def test_dialogue_datasets_and_truncation_variants(built):

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -228,3 +229,31 @@ def test_the_judge_and_the_few_shot_system_are_other_models_decoded_as_the_paper
             for b in Gpt4Turbo.bodies}
     assert sent == {("gpt-3.5-turbo", True, '{"max_tokens": 256, "seed": 13, "temperature": 1.0, "top_p": 1.0}'),
                     ("gpt-4-turbo", False, '{"max_tokens": 256, "temperature": 0.0}')}
+
+
+def test_each_generator_makes_its_own_examples_and_results_rows(paper_repo):
+    """The overview's generators (§3): Mixtral for English and Swedish paraphrases, gpt-sw3 for Swedish ones and
+    Llama-2 for translation, each under its own id and with its own rows in the generation results (Tables 4 and
+    6; one per prompt)."""
+    repo = paper_repo[0]
+    rows = pq.read_table(repo / "data/hallucigen_llm/generation.parquet").to_pylist()
+    stats = json.loads((repo / "metrics/hallucigen_llm.json").read_text())
+    made = {(r["id"].split(":")[1], r["langpair"]) for r in rows}
+    assert {s for s, _ in made} <= {"mixtral-8x7b-instruct", "gpt-sw3-6.7b-v2", "llama-2-7b-chat"}
+    assert all(lp in ({"en", "sv"} if s == "mixtral-8x7b-instruct" else {"sv"} if s == "gpt-sw3-6.7b-v2"
+                      else {"en-fr", "fr-en", "en-de", "de-en"}) for s, lp in made)
+    sources = Counter()  # the first 2 test sources of each direction and language
+    for scenario in ("translation", "paraphrase"):
+        test = pq.read_table(repo / f"data/hallucigen/{scenario}/test.generation.parquet")
+        sources.update({lp: min(2, n) for lp, n in Counter(test["langpair"].to_pylist()).items()})
+    # one example per paraphrase source, one per translation source and prompt (general, mentions)
+    assert {s: g["read"] for s, g in stats["generators"].items()} == {
+        "mixtral-8x7b-instruct": sources["en"] + sources["sv"], "gpt-sw3-6.7b-v2": sources["sv"],
+        "llama-2-7b-chat": 2 * sum(sources[d] for d in ("en-fr", "fr-en", "en-de", "de-en"))}
+    assert stats["read"] == sum(g["read"] for g in stats["generators"].values()) == stats["kept"] + stats["rejected"]
+    assert sources["sv"] and sources["en"] and sources["fr-en"]
+    # the tiny random-weight models answer, unparsably for the paraphrase prompt: no client failure
+    assert not [r for g in stats["generators"].values() for r in g["rejected_by_reason"] if r.startswith("client")]
+    generators = json.loads((repo / "data/reports/results.json").read_text())["generation"]["generators"]
+    systems = {label.split(",")[0] for label in generators if label.startswith(("mixtral", "gpt-sw3", "llama"))}
+    assert systems == {s for s, _ in made}

@@ -137,13 +137,17 @@ def test_hub_check_lists_every_paper_repo_and_fails_on_a_missing_file(hub, tmp_p
     assert f"ok dataset {hc.CHARP}@main commit {charp_commit}" in lines
     assert [line.split(" commit ")[0] for line in lines] == [
         f"ok dataset {hc.ACES}@main", f"ok dataset {hc.FAITHDIAL}@main", f"ok dataset {hc.CHARP}@main",
+        f"ok model {hc.GPT_SW3} (hallucigen_llm generator gpt-sw3-6.7b-v2)",
         f"ok model {hc.XLMR_BASE} (cross-encoder base)", f"ok model {hc.CRITIC} (critic)",
         f"ok model {hc.BGE_M3} (nli detector nli-bge-m3)", f"ok model {hc.SCANDI} (nli detector nli-scandi)",
-        f"ok model {hc.FLAN_T5} (charp system flan-t5-base)", f"ok model {hc.LLAMA} (hallucigen_llm generator)",
-        f"ok model {hc.GODEL} (charp system godel-base)", f"ok model {hc.ROBERTA_LARGE} (BERTScore)"]
-    assert lines[4].endswith("weights pickle-only")
-    assert lines[5].endswith("weights safetensors, labels ['entailment', 'not_entailment']")
-    assert lines[6].endswith("weights safetensors, labels ['contradiction', 'entailment', 'neutral']")
+        f"ok model {hc.FLAN_T5} (charp system flan-t5-base)",
+        f"ok model {hc.LLAMA} (hallucigen_llm generator llama-2-7b-chat)",
+        f"ok model {hc.GODEL} (charp system godel-base)",
+        f"ok model {hc.MIXTRAL} (hallucigen_llm generator mixtral-8x7b-instruct)",
+        f"ok model {hc.ROBERTA_LARGE} (BERTScore)"]
+    assert lines[5].endswith("weights pickle-only")
+    assert lines[6].endswith("weights safetensors, labels ['entailment', 'not_entailment']")
+    assert lines[7].endswith("weights safetensors, labels ['contradiction', 'entailment', 'neutral']")
 
     files = repos.repos[("dataset", hc.CHARP)]
     saved = files.pop("data/hcharp.json")

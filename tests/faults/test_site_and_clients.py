@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from flows.charp_generate import check_client, merged
-from flows.hallucigen_llm import generated, save
+from flows.hallucigen_llm import check_generators, generated, save
 from tasks.charp.cells import Cell
 from tasks.charp.generate import fewshot_cell
 from tasks.detectors.shards import check_clients, merge, plan, run_shard
@@ -182,38 +182,46 @@ def _previous(root: Path) -> dict[Path, bytes]:
                                         root / "metrics/hallucigen_llm.json")}
 
 
+def _generator(client: dict) -> dict:
+    """hallucigen_llm params with one generator, 'gen', on ``client``, and the 'mentions' prompt."""
+    return {"generators": ["gen"], "systems": {"gen": {"settings": None, "client": client}},
+            "translation_prompts": ["mentions"]}
+
+
 def test_unreachable_endpoint_rejects_every_source_with_its_reason_and_fails_the_stage(tmp_path, monkeypatch):
     monkeypatch.setenv("HALLUCI_TEST_KEY", CANARY)
     port = closed_port()
-    model = _openai(f"http://127.0.0.1:{port}/v1")
-    examples, stats = generated(SOURCES, {"model": model, "translation_prompts": ["mentions"]})
+    params = _generator(_openai(f"http://127.0.0.1:{port}/v1"))
+    examples, stats = generated(SOURCES, params, "gen")
     assert examples == [] and stats["read"] == len(SOURCES) == stats["kept"] + stats["rejected"]
     assert stats["rejected_by_reason"] == {"client_failure:timeout_or_connection": 6}
     assert stats["client_failures"] == {"timeout_or_connection": 10}  # 2 prompts per translation source
     before = _previous(tmp_path)
     with pytest.raises(PipelineError) as failed:
-        save(examples, stats, model, root=tmp_path)
-    assert str(failed.value) == (f"the model client failed on all 6 examples (timeout_or_connection 6): openai model m "
-                                 f"at http://127.0.0.1:{port}/v1; {KEPT}")
+        check_generators({"gen": stats}, params)
+    assert str(failed.value) == ("the model client failed on all 6 examples of generator gen "
+                                 f"(timeout_or_connection 6): openai model m at http://127.0.0.1:{port}/v1; {KEPT}")
     assert {p: p.read_bytes() for p in before} == before
     assert CANARY not in str(failed.value) and CANARY not in json.dumps(stats)
 
 
 def test_a_server_that_fails_some_prompts_keeps_the_rest_and_warns_once(partial, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HALLUCI_TEST_KEY", CANARY)
-    model = _openai(partial)
-    examples, stats = generated(SOURCES, {"model": model, "translation_prompts": ["mentions"]})
-    assert [e["id"] for e in examples] == ["llm:table9:en:test:0", "llm:mentions:fr-en:test:1",
-                                               "llm:mentions:de-en:test:4"]
+    params = _generator(_openai(partial))
+    examples, stats = generated(SOURCES, params, "gen")
+    assert [e["id"] for e in examples] == ["llm:gen:table9:en:test:0", "llm:gen:mentions:fr-en:test:1",
+                                           "llm:gen:mentions:de-en:test:4"]
     assert stats["read"] == 6 and stats["kept"] == 3 and stats["rejected"] == 3
     # an empty answer is the model's: not a client failure
     assert stats["rejected_by_reason"] == {"client_failure:http_503": 2, "empty_completion": 1}
     assert stats["client_failures"] == {"empty_completion": 1, "http_503": 3}
     _previous(tmp_path)
     capsys.readouterr()
-    save(examples, stats, model, root=tmp_path)
+    check_generators({"gen": stats}, params)
+    save(examples, stats, root=tmp_path)
     err = capsys.readouterr().err
-    assert err.splitlines() == ["WARNING hallucigen_llm: 2 of 6 examples failed in the model client (http_503 2)"]
+    assert err.splitlines() == [
+        "WARNING hallucigen_llm: 2 of 6 examples of generator gen failed in the model client (http_503 2)"]
     assert pq.read_table(tmp_path / "data/hallucigen_llm/generation.parquet").num_rows == 3
     assert json.loads((tmp_path / "metrics/hallucigen_llm.json").read_text()) == stats
     assert CANARY not in err and set(Partial.auth) == {f"Bearer {CANARY}"}
@@ -317,7 +325,8 @@ def _stage_repo(tmp_path: Path, base_url: str) -> Path:
         write_parquet(gen, HALLUCIGEN_GENERATION, repo / f"data/hallucigen/{scenario}/test.generation.parquet")
     params = yaml.safe_load((repo / "params.yaml").read_text())
     params["hallucigen_llm"].update(enabled=True, sources_per_setting=2, translation_prompts=["mentions"])
-    params["hallucigen_llm"]["model"].update(backend="openai", openai=_openai(base_url)["openai"])
+    client = params["hallucigen_llm"]["systems"]["smollm2"]["client"]
+    client.update(backend="openai", openai=_openai(base_url)["openai"])
     (repo / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False, allow_unicode=True))
     return repo
 
@@ -331,8 +340,8 @@ def test_hallucigen_llm_stage_fails_in_one_line_or_warns_in_one(tmp_path, prefec
     proc = run([sys.executable, "-m", "flows.hallucigen_llm"], repo, env, check=False)
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 1, proc.stderr[-3000:]
-    assert lines[-1] == ("ERROR hallucigen_llm: the model client failed on all 4 examples (timeout_or_connection 4): "
-                         f"openai model m at http://127.0.0.1:{port}/v1; {KEPT}")
+    assert lines[-1] == ("ERROR hallucigen_llm: the model client failed on all 4 examples of generator smollm2 "
+                         f"(timeout_or_connection 4): openai model m at http://127.0.0.1:{port}/v1; {KEPT}")
     assert [line for line in lines if "failed on all" in line] == [lines[-1]]
     assert not any("Traceback" in line for line in lines) and CANARY not in proc.stderr + proc.stdout
     assert {p: p.read_bytes() for p in before} == before
@@ -341,7 +350,7 @@ def test_hallucigen_llm_stage_fails_in_one_line_or_warns_in_one(tmp_path, prefec
     _previous(repo)
     proc = run([sys.executable, "-m", "flows.hallucigen_llm"], repo, env)
     assert [line for line in proc.stderr.splitlines() if "failed in the model client" in line] == [
-        "WARNING hallucigen_llm: 1 of 4 examples failed in the model client (http_503 1)"]
+        "WARNING hallucigen_llm: 1 of 4 examples of generator smollm2 failed in the model client (http_503 1)"]
     stats = json.loads((repo / "metrics/hallucigen_llm.json").read_text())
     assert stats["read"] == 4 and stats["kept"] == 2 and stats["rejected_by_reason"] == {
         "client_failure:http_503": 1, "empty_completion": 1}

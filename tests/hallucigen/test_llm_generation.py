@@ -23,11 +23,12 @@ def test_generation_over_http_keeps_the_key_out_of_artifacts(server, monkeypatch
             {"id": "fr-en:test:0", "scenario": "translation", "langpair": "fr-en", "split": "test",
              "source": "Un chat.", "origin": "o"}]
     Handler.bodies.clear()
-    examples, tally = generate(rows, client, ["general", "mentions"], "any")
+    examples, tally = generate(rows, client, ["general", "mentions"], "gen")
     # the server echoes the paraphrase prompt, which names hyp+ and hyp- but gives neither: rejected
     assert tally.as_dict()["kept"] == 2 and tally.as_dict()["rejected_by_reason"] == {"unparsable_completion": 1}
-    assert [(e["id"], e["edit_detail"]) for e in examples] == [("llm:general:fr-en:test:0", "llm:general"),
-                                                               ("llm:mentions:fr-en:test:0", "llm:mentions")]
+    assert [(e["id"], e["edit_detail"]) for e in examples] == [("llm:gen:general:fr-en:test:0", "llm:gen:general"),
+                                                               ("llm:gen:mentions:fr-en:test:0", "llm:gen:mentions")]
+    assert {e["hyp_good_origin"] for e in examples} == {"llm:gen"}
     assert {e["langpair"] for e in examples} == {"fr-en"} and {e["type"] for e in examples} == {"natural"}
     assert {e["hyp_good"] for e in examples} == {"answer to Translate the following text into English"}
     assert examples[0]["hyp_bad"] == "answer to Translate the following text incorrectly into English"

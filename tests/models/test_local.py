@@ -14,6 +14,18 @@ def test_local_smollm2_backend_generates():
     assert answers == client.complete(["Say hello.", "Name a colour."])  # greedy decoding is deterministic
 
 
+def test_local_client_shows_progress_over_several_batches(capfd):
+    from tasks.models.local import LocalChatClient
+
+    client = LocalChatClient("smollm2", max_new_tokens=2, batch_size=1)
+    client.complete(["Say hello.", "Name a colour."])
+    client.choose(["Yes or no?", "Pick one."], ["yes", "no"])
+    err = capfd.readouterr().err
+    assert "smollm2 answers: 100%" in err and "2/2" in err and "smollm2 choices: 100%" in err
+    LocalChatClient("smollm2", max_new_tokens=2, batch_size=2).complete(["Say hello.", "Name a colour."])
+    assert "smollm2 answers" not in capfd.readouterr().err  # one batch: no bar
+
+
 def test_local_choose_ranks_the_greedy_continuation_first():
     """Log-probabilities of allowed answers agree with greedy decoding: the model's own next token (one-token
     path) and its own next two tokens (several-token path) are the most probable option, after a prefix."""

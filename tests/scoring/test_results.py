@@ -86,14 +86,19 @@ def test_typed_pair_sets_get_per_type_figures_and_keep_the_other_keys():
     assert "| a | 1.00 (n=2) | 0.33 (n=2) | 0.73 (n=4) | – |" in text
 
 
-def test_each_generation_prompt_is_its_own_generator_row():
-    """Model-generated examples carry their prompt in the id (llm:<prompt>:...): Table 6 has a row per prompt."""
-    rows = [{**_out("cross", "a", i, "hyp1", "hyp1", 0.9, 0.1), "id": f"llm:{p}:fr-en:test:{i}", "langpair": "fr-en"}
-            for i, p in enumerate(["general", "mentions", "mentions"])]
-    rows[2].update(score_1=0.1, score_2=0.9)  # mentions: the proxy takes hyp- for faithful once
+def test_each_generator_system_and_prompt_is_its_own_row():
+    """Model-generated examples carry their system and prompt in the id (llm:<system>:<prompt>:...): Tables 4 and
+    6 have a row per generator and prompt; the set's generator name labels only its other examples."""
+    made = [("llama", "general"), ("llama", "mentions"), ("llama", "mentions"), ("mixtral", "mentions")]
+    rows = [{**_out("cross", "a", i, "hyp1", "hyp1", 0.9, 0.1, "fr-en"), "id": f"llm:{s}:{p}:fr-en:test:{i}"}
+            for i, (s, p) in enumerate(made)]
+    rows[2].update(score_1=0.1, score_2=0.9)  # llama, mentions: the proxy takes hyp- for faithful once
+    rows.append(_out("cross", "a", 9, "hyp1", "hyp1", 0.1, 0.9, "fr-en"))
     tune = [_out("tune", "a", i, g, s1=s) for i, (g, s) in enumerate([("hallucinated", 0.8), ("faithful", 0.2)])]
     params = {"threshold_tuning_set": "tune", "generation_proxy": "a", "generation_sets": {"cross": "gen"},
               "bootstrap": BOOT, "ensemble": {**ENSEMBLE, "enabled": False}}
     generators = score_all({"cross": rows, "tune": tune}, params, {"a": "cross_encoder"})["generation"]["generators"]
-    assert generators == {"gen, general prompt (cross)": {"fr-en": {"n": 1, "hyp+": 1.0, "hyp-": 1.0}},
-                          "gen, mentions prompt (cross)": {"fr-en": {"n": 2, "hyp+": 0.5, "hyp-": 0.5}}}
+    assert generators == {"llama, general prompt (cross)": {"fr-en": {"n": 1, "hyp+": 1.0, "hyp-": 1.0}},
+                          "llama, mentions prompt (cross)": {"fr-en": {"n": 2, "hyp+": 0.5, "hyp-": 0.5}},
+                          "mixtral, mentions prompt (cross)": {"fr-en": {"n": 1, "hyp+": 1.0, "hyp-": 1.0}},
+                          "gen (cross)": {"fr-en": {"n": 1, "hyp+": 0.0, "hyp-": 0.0}}}
