@@ -65,7 +65,7 @@ def charp_probe(params: Charp, gpu: GpuLimit) -> None:
         write_parquet([row for cell, by_form in predictions.items() for split, preds in by_form.items()
                        for row in prediction_rows(cell, forms[split], preds)], CHARP_PREDICTION,
                       tmp / "predictions.parquet")
-        plot_forms(probe["forms"], tmp / "probe.png")
+        plot_forms(probe["forms"], tmp / "probe.png", params["seed"])
         text = probe_text(params, probe, counts)
         (tmp / "README.md").write_text(text, encoding="utf-8")
         write_json(probe_json(probe, counts), tmp / "results.json")

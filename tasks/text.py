@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-WORD = re.compile(r"\w+")
+WORD = re.compile(r"[^\W_]+")  # letters and digits: a blank '_ _' is no word
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
@@ -26,8 +26,8 @@ def token_f1(a: str, b: str) -> float:
 
 
 def words(text: str) -> list[str]:
-    """The lower-cased words of ``text``, case, spacing and punctuation aside: words('Houston, we got a problem!')
-    -> ['houston', 'we', 'got', 'a', 'problem']."""
+    """The lower-cased words of ``text``, case, spacing, punctuation and blanks aside: words('Houston, we got a
+    problem! _ _') -> ['houston', 'we', 'got', 'a', 'problem']."""
     return WORD.findall(text.lower())
 
 

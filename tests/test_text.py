@@ -11,6 +11,7 @@ def test_words_ignore_case_spacing_and_punctuation():
 def test_a_copy_differs_in_case_spacing_and_punctuation_only():
     assert copies("Houston, we got a problem.", "houston we got a problem!")
     assert not copies("Houston, we got a problem.", "Houston, we have a problem.")
+    assert copies("I came as soon as I could.", "I came as soon as I could. _ _")  # a blank is no word
 
 
 def test_word_edits_count_insertions_deletions_and_substitutions_up_to_the_bound():

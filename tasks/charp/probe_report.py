@@ -10,6 +10,7 @@ import numpy as np
 from tasks.charp.cells import CONTROL, GOLD, NO_TRAINING, Cell
 from tasks.charp.report import HEAD, category_counts, judge_table, series_colours
 from tasks.io import save_png
+from tasks.scoring.intervals import interval, resample_indices
 
 NAMES = {**HEAD, "judge_correct": "Judge: correct (category 1)", "judge": "Judge: hallucination category"}
 AUTOMATIC = ("bleu", "bertscore_gold", "bertscore_knowledge", "critic")
@@ -89,9 +90,9 @@ def form_judge_tables(scored: dict[str, dict]) -> str:
     return "\n".join(parts)
 
 
-def plot_forms(scored: dict[str, dict], path: Path) -> None:
+def plot_forms(scored: dict[str, dict], path: Path, seed: int) -> None:
     """One panel per metric: its value on each form (x) with the 95% bootstrap interval, a line per system; the
-    judge's correct share from the per-turn verdicts."""
+    judge's correct share from the per-turn verdicts, its interval over resampled judged turns (``seed``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,7 +104,7 @@ def plot_forms(scored: dict[str, dict], path: Path) -> None:
     for ax, metric in zip(axes, PLOTTED):
         for (system, train_h), colour in colours.items():
             cell = Cell(system, train_h, "full")
-            values = [_metric_value(scored[s], cell, metric) for s in splits]
+            values = [metric_value(scored[s], cell, metric, seed) for s in splits]
             if all(v is None for v in values):
                 continue
             ys = [np.nan if v is None else v[0] for v in values]
@@ -120,12 +121,15 @@ def plot_forms(scored: dict[str, dict], path: Path) -> None:
     save_png(fig, path)
 
 
-def _metric_value(scores: dict, cell: Cell, metric: str) -> tuple[float, list[float] | None] | None:
-    """(value, 95% interval) of a cell's metric on one form; the judge's correct share over its judged turns."""
+def metric_value(scores: dict, cell: Cell, metric: str, seed: int) -> tuple[float, list[float] | None] | None:
+    """(value, 95% interval) of a cell's metric on one form. The judge's correct share is over its judged turns,
+    the interval a percentile bootstrap over them: flags [1, 1, 0, nan] give 0.6667 and about [0.0, 1.0]."""
     if metric == "judge_correct":
-        flags = scores["per_turn"].get(cell, {}).get("judge_correct")
-        usable = [f for f in flags or [] if not np.isnan(f)]
-        return (float(np.mean(usable)), None) if usable else None
+        flags = np.asarray(scores["per_turn"].get(cell, {}).get("judge_correct") or [], dtype=float)
+        usable = flags[~np.isnan(flags)]
+        if not len(usable):
+            return None
+        return float(usable.mean()), interval(usable[resample_indices(len(usable), seed)].mean(1))
     found = scores["results"].get(cell, {})
     return None if found.get(metric) is None else (found[metric], found.get(f"{metric}_ci"))
 

@@ -130,6 +130,7 @@ GENDERED = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGN
 FUTURE = re.compile(r"\b(?:will|shall|won't)\b|'ll\b", re.IGNORECASE)
 SPEAKER = re.compile(r"\bI\b|\b[Ww]e\b")
 DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")  # 'the end of the world..', not an ellipsis
+PLACEHOLDER = re.compile(r"(?<!\w)_+(?!\w)")  # a blank the paraphraser padded its output with: 'For example. _ _'
 BARE_PROGRESSIVE = re.compile(r"\b(?:why|what|where|how|when|who)\s+(?:you|we|they|he|she|i|it)\s+\w+ing\b",
                               re.IGNORECASE)  # 'Why you being nice to me?': the auxiliary dropped
 FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.IGNORECASE)
@@ -203,8 +204,8 @@ def faithfulness_failures(source: str, hyp: str, params: dict) -> list[str]:
     """Why ``hyp`` cannot serve as a faithful hyp+ of ``source`` (empty: it can): the consistency checks,
     reversed polarity, a number or qualifier of the source dropped, an active clause turned into a passive
     with a 'by' agent, a changed role, number or future (``role_changes``), a mangled word, a loop, the
-    paraphraser's unknown-token mark '\u2047', a dialogue dash or doubled full stop the source lacks, a question
-    that lost its auxiliary, and content added or dropped beyond the shares in params."""
+    paraphraser's unknown-token mark '\u2047', a dialogue dash, doubled full stop or blank ('_') the source lacks,
+    a question that lost its auxiliary, and content added or dropped beyond the shares in params."""
     failed = failed_checks(source, hyp, params["min_similarity"])
     if reversed_polarity(source, hyp):
         failed.append("reversed_polarity")
@@ -221,7 +222,8 @@ def faithfulness_failures(source: str, hyp: str, params: dict) -> list[str]:
         failed.append("degenerate")
     dash = hyp.lstrip().startswith("-") and not source.lstrip().startswith("-")
     doubled_stop = DOUBLED_STOP.search(hyp) is not None and DOUBLED_STOP.search(source) is None
-    if "\u2047" in hyp or dash or doubled_stop:
+    blank = PLACEHOLDER.search(hyp) is not None and PLACEHOLDER.search(source) is None
+    if "\u2047" in hyp or dash or doubled_stop or blank:
         failed.append("stray_mark")
     if BARE_PROGRESSIVE.search(hyp) and not BARE_PROGRESSIVE.search(source):
         failed.append("dropped_auxiliary")

@@ -4,9 +4,10 @@ form, and the plot and metrics files are written."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tasks.charp.cells import Cell
-from tasks.charp.probe_report import effects_table, finding, form_judge_tables, plot_forms, probe_metrics
+from tasks.charp.probe_report import effects_table, finding, form_judge_tables, metric_value, plot_forms, probe_metrics
 
 
 def _row(metric, easy, hard, ci, system="smollm2", train_h="full"):
@@ -65,8 +66,17 @@ def test_judge_tables_go_per_form_and_the_plot_is_written(tmp_path):
     scored = {"echarp": _scored([1.0, 1.0]), "hcharp": _scored([0.0, np.nan])}
     text = form_judge_tables(scored)
     assert "\necharp:\n" in text and "\nhcharp:\n" in text and "| category | smollm2 (train h=full) |" in text
-    plot_forms(scored, tmp_path / "probe.png")
+    plot_forms(scored, tmp_path / "probe.png", seed=0)
     assert (tmp_path / "probe.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_judges_correct_share_comes_with_a_bootstrap_interval_over_its_judged_turns():
+    cell = Cell("smollm2", "full", "full")
+    value, ci = metric_value(_scored([1.0, 1.0, 0.0, np.nan]), cell, "judge_correct", seed=0)
+    assert value == pytest.approx(2 / 3) and ci[0] < value < ci[1] and 0.0 <= ci[0] and ci[1] <= 1.0
+    assert metric_value(_scored([1.0, 1.0, np.nan]), cell, "judge_correct", seed=0) == (1.0, [1.0, 1.0])
+    assert metric_value(_scored([np.nan]), cell, "judge_correct", seed=0) is None
+    assert metric_value(_scored([1.0]), cell, "bleu", seed=0) == (3.0, [2.0, 4.0])
 
 
 def test_metrics_file_keys_systems_and_metrics():

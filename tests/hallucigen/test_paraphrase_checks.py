@@ -83,14 +83,15 @@ SWOBODA = "Mr Swoboda, I have also been shown a full version."
     ("- Did you hear what he said?", "- Did you hear what he said?", []),  # the source has the dash
     ("It's the end of the world.", "It's the end of the world..", ["stray_mark"]),
     ("It's the end of the world...", "It's the end of the world...", []),
+    ("I came as soon as I could.", "I came as soon as I got here. _ _", ["stray_mark"]),
     ("Why are you being so nice to me?", "Why you being so nice to me?", ["dropped_auxiliary"]),
 ])
 def test_faithful_hyp_good_keeps_qualifiers_numbers_roles_and_voice(source, hyp, failed):
     """hyp+ that the blind review rejected (rule 1): a hedge, an extent or a number dropped, an active clause
     turned into a passive with a 'by' agent, an addressee made a participant, a noun's number or the future
     changed, the speaker dropped, a mangled name or -ing form, a loop or dashes, the paraphraser's unknown-token
-    mark, a dialogue dash, a doubled full stop or a dropped auxiliary; a qualifier of the same class may stand
-    in."""
+    mark, a dialogue dash, a doubled full stop, a padding blank or a dropped auxiliary; a qualifier of the same
+    class may stand in."""
     from tasks.hallucigen.paraphrase_checks import faithfulness_failures
 
     assert faithfulness_failures(source, hyp, FAITHFUL) == failed
