@@ -46,10 +46,11 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     or pronoun edit, nor a tense edit named by its verb (its detail, in any case: 'insert:interim', 'två->tre',
     'me->him', 'är->var') comes more often than that in one split; a recurring one is a giveaway. With
     ``max_near_copy_share``, at most that share of a split's hyp+ are near-copies of their source (``near_copy``:
-    one word changed at most). No hyp+ nearly repeats one already picked, in any split (``near_duplicate``:
-    PAWS-X holds the same sentence in several pairs, reworded or reordered). A filled split is then evened out by
-    ``_rebalance``. With ``quotas`` (per split, examples per type: table1.paper_quotas), each type takes at most
-    its quota instead of an even share and a split is not evened out.
+    one word changed at most), of the split as filled (``within_near_copy_share``). No hyp+ nearly repeats one
+    already picked, in any split (``near_duplicate``: PAWS-X holds the same sentence in several pairs, reworded or
+    reordered). A filled split is then evened out by ``_rebalance``. With ``quotas`` (per split, examples per type:
+    table1.paper_quotas), each type takes at most its quota instead of an even share and a split is not evened
+    out.
     Returns the splits and the types whose candidates ran out (in a split, for ``max_same_edit``); with ``quotas``,
     only those of a type some split has a quota for (a type Table 1 leaves out has not run out)."""
     salt = rng.getrandbits(64)
@@ -90,10 +91,24 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 counts[t] += 1
         if not quotas:
             _rebalance(picked, ranked, made, same, limits, side)
+        if max_near_copy_share is not None:
+            picked = within_near_copy_share(picked, max_near_copy_share)
         chosen[split] = picked
         capped |= spent
     short = exhausted | capped | {t for t in TYPES if t not in queues}
     return chosen, {t for t in short if any(q.get(t) for q in quotas.values())} if quotas else short
+
+
+def within_near_copy_share(picked: list[Candidate], share: float) -> list[Candidate]:
+    """``picked`` less its last-picked near-copy hyp+ until at most ``share`` of the split as filled are
+    near-copies. The selection caps them against the split's configured size; a split the pools left short must
+    meet the cap too: at 0.1, a split filled to 50 of 119 keeps 5 near-copies, not 11."""
+    keep = list(picked)
+    while True:
+        near = [i for i, cand in enumerate(keep) if NEAR_COPY in _marks(cand)]
+        if len(near) <= int(share * len(keep)):
+            return keep
+        del keep[near[-1]]
 
 
 NEAR_DUPLICATE = 0.8  # word-set Jaccard from which two hyp+ say the same sentence

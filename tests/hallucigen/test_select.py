@@ -248,6 +248,20 @@ def test_near_copy_hyp_good_are_capped_per_split():
     assert sum(" We got" in c.row["hyp_good"] for c in uncapped["test"]) > 2
 
 
+def test_the_near_copy_cap_holds_for_a_split_its_pools_left_short():
+    """A split of 40 that its pools leave short (6 rewordings, 6 near-copies) keeps at most the share of the split
+    as filled, not of 40: at 0.1 no near-copy (one would be 1 of 7), at 0.2 one (1 of 7; two would be 2 of 8)."""
+    def cand(k, good):
+        return Candidate(key=f"s{k}", type="number", row={"edit_detail": f"{k}->x", "hyp_bad": f"b{k}",
+                                                         "source": f"s{k} We got a big problem", "hyp_good": good})
+
+    cands = {"number": [cand(k, f"s{k} We got a huge problem") for k in range(6)]
+             + [cand(k, f"s{k} There is a big problem we have") for k in range(6, 12)]}
+    for share, size, near in ((0.1, 6, 0), (0.2, 7, 1)):
+        chosen, _ = select_balanced(cands, {"test": 40}, random.Random(2), max_near_copy_share=share)
+        assert (len(chosen["test"]), sum(" We got" in c.row["hyp_good"] for c in chosen["test"])) == (size, near)
+
+
 def test_no_hyp_good_nearly_repeats_one_already_picked_in_any_split():
     """PAWS-X holds a sentence in several pairs, reworded or reordered: the same removed 'without' came three
     times in one direction. A hyp+ sharing 80% of its words with a picked one is not used."""
