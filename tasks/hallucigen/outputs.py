@@ -137,7 +137,8 @@ def near_copy_lines(rows: list[dict], max_share: float) -> list[str]:
     groups = Counter((r["split"], r["langpair"]) for r in rows)
     near = Counter((r["split"], r["langpair"]) for r in rows if near_copy(r["source"], r["hyp_good"]))
     return ["", f"hyp+ that are near-copies of their source (one word changed at most; cap: {max_share:.0%} of a "
-            "split; a copy, case and punctuation aside, is never used):", "",
+            "split as built, the near-copies over it left out even where that leaves the split short; a copy, case "
+            "and punctuation aside, is never used):", "",
             *[f"- {split} {lp}: {near[(split, lp)]} of {n}" for (split, lp), n in sorted(groups.items())]]
 
 
