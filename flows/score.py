@@ -25,8 +25,8 @@ def scores_task(outputs: dict, params: dict, kinds: dict) -> dict:
 
 
 @task(name="write-reports", cache_policy=NO_CACHE)
-def reports_task(res: dict, outputs: dict, params: dict) -> str:
-    text = markdown(res, params)
+def reports_task(res: dict, outputs: dict, params: dict, off: dict[str, str]) -> str:
+    text = markdown(res, params, off)
     with atomic_dir(DATA / "reports") as tmp:
         (tmp / "README.md").write_text(text, encoding="utf-8")
         write_json(res, tmp / "results.json")
@@ -38,11 +38,12 @@ def reports_task(res: dict, outputs: dict, params: dict) -> str:
 
 @flow(name="score")
 def score(params: Score, detect: DetectorSpecs) -> None:
-    params = as_dict(params)
-    detectors = active_detectors(as_dict(detect)["detectors"])
+    params, specs = as_dict(params), as_dict(detect)["detectors"]
+    detectors = active_detectors(specs)
+    off = {n: s["off_because"] for n, s in specs.items() if n not in detectors and s.get("off_because")}
     outputs = {p.stem: pq.read_table(p).to_pylist() for p in sorted((DATA / "detections").glob("*.parquet"))}
     res = scores_task(outputs, params, {n: s["kind"] for n, s in detectors.items()})
-    text = reports_task(res, outputs, params)
+    text = reports_task(res, outputs, params, off)
     write_json(headline_metrics(res), ROOT / "metrics" / "score.json")
     plot_rows = [{"eval_set": r["eval_set"], "detector": r["detector"], "f1": r["f1"]} for r in artifact_rows(res)]
     write_json(plot_rows, ROOT / "metrics" / "score_f1.json")

@@ -138,6 +138,7 @@ class HallucigenSelection(Section):
     max_type_share: Annotated[float, Field(ge=1)] | None
     max_near_copy_share: Share
     max_same_edit: PositiveInt | None = None
+    max_side_lead: PositiveInt | None = None
     source_blind: SourceBlind
     artifact_probe: ArtifactProbe
     review_sheets: list[ReviewSheet]
@@ -260,6 +261,7 @@ class DetectorSpec(Strict):
     langpairs: list[str] | None = None
     max_per_langpair: PositiveInt | None = None
     enabled: bool = True
+    off_because: str | None = None  # why it is off (enabled: false): a line of the score card
 
     @model_validator(mode="after")
     def _needs(self) -> DetectorSpec:

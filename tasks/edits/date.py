@@ -27,14 +27,26 @@ def year_shifts(text: str, m: re.Match) -> list[int]:
 
 
 IN_NAME = re.compile(r"\s+[A-Z][a-z]")  # an English month before a capitalised word names one: 'the June Movement'
+NAME_BEFORE = re.compile(r"([A-ZÀ-Þ][\w-]*) $")  # a capitalised word right before
+
+
+def year_of_a_name(text: str, m: re.Match, lang: str) -> bool:
+    """A year right after a capitalised word that does not open the text and is no month: part of a name
+    ('Agenda 2000', 'Euro 2016', 'Expo 2010'), whose change renames a thing instead of dating an event. Not in
+    German, whose every noun is capitalised ('im Jahr 2000')."""
+    word = NAME_BEFORE.search(text[:m.start()])
+    months = lexicons.pattern("months", lang)
+    return (lang != "de" and word is not None and text[:word.start()].strip(" \"'`«„“(") != ""
+            and not (months is not None and months.fullmatch(word.group(1))))
 
 
 def date(text: str, ctx: Context) -> Edit | Skip:
-    """Shift a year by 1-10 (keeping its order with the text's other years) or a day of the month by 1-3
-    (within 1-28), or change a month name, keeping the format."""
+    """Shift a year by 1-10 (keeping its order with the text's other years; not one of a name:
+    ``year_of_a_name``) or a day of the month by 1-3 (within 1-28), or change a month name, keeping the format."""
     months = lexicons.words("months", ctx.lang)
     month_pat = lexicons.pattern("months", ctx.lang)
-    candidates = [("year", m) for m in YEAR.finditer(text) if year_shifts(text, m)]
+    candidates = [("year", m) for m in YEAR.finditer(text)
+                  if year_shifts(text, m) and not year_of_a_name(text, m, ctx.lang)]
     candidates += [("day", m) for m in NUMBER.finditer(text)
                    if len(m.group(0)) <= 2 and 1 <= int(m.group(0)) <= 31 and is_day(text, m, ctx.lang)]
     mentions = [m for m in (month_pat.finditer(text) if month_pat else [])  # English 'may' the verb is lower case

@@ -175,8 +175,16 @@ def gender(text: str, ctx: Context) -> Edit | Skip:
     return _not_in_mens_sport(text, replace_span(text, start, end, new, "gender", detail), "en")
 
 
+# What only women undergo: 'a man who underwent such an abortion' contradicts itself; a woman -> man edit beside
+# one gives itself away.
+WOMEN_ONLY = re.compile(r"\b(?:" + lexicons.alternation("gender_women_only") + r")", re.IGNORECASE)
+
+
 def _not_in_mens_sport(text: str, edit: Edit | Skip, lang: str) -> Edit | Skip:
-    """``edit``, unless it turns a man into a woman in a sentence about a league of men only (MEN_ONLY_SPORT)."""
+    """``edit``, unless it turns a man into a woman in a sentence about a league of men only (MEN_ONLY_SPORT), or
+    a woman into a man in one about what only women undergo (WOMEN_ONLY: pregnancy, childbirth, abortion)."""
     if isinstance(edit, Edit) and MEN_ONLY_SPORT.search(text) and _man_into_woman(edit, lang):
         return Skip("mens_sport")
+    if isinstance(edit, Edit) and WOMEN_ONLY.search(text) and not _man_into_woman(edit, lang):
+        return Skip("womens_body")
     return edit

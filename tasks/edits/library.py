@@ -70,9 +70,26 @@ def new_word_elsewhere(edit: Edit) -> bool:
     return any(o.startswith(w[:5]) if len(w) >= 6 else o == w for w in new for o in rest)
 
 
+# A short quoted span opening in upper case: a title ('dans "Le dernier fils"', "`` Last Son ''"). A content edit
+# there renames a work ('La dernière fille') instead of changing what the sentence says of the world.
+QUOTED = re.compile(r"``\s*([^`']{1,60}?)\s*''|\"([^\"]{1,60})\"|“([^”]{1,60})”|«\s*([^»]{1,60}?)\s*»"
+                    r"|„([^“”\"]{1,60})[“”\"]")
+TITLE_WORDS = 8  # a quoted span of more words is speech, not a title
+
+
+def inside_quoted_title(edit: Edit) -> bool:
+    """The edit's span lies inside a quoted title (``QUOTED``): 'in "Last Son"' -> 'in "Last Daughter"'."""
+    for m in QUOTED.finditer(edit.good):
+        title = next(g for g in m.groups() if g is not None)
+        if m.start() < edit.start < m.end() and title[:1].isupper() and len(title.split()) <= TITLE_WORDS:
+            return True
+    return False
+
+
 def perturb(type_: str, text: str, ctx: Context) -> Edit | Skip:
     """Apply the perturbation of ``type_``; English a/an follows a new first word; the result passes the span
-    checks, and a content edit brings no word the rest of the sentence already has, or it becomes a Skip."""
+    checks, and a content edit brings no word the rest of the sentence already has and changes no quoted title,
+    or it becomes a Skip."""
     if type_ not in PERTURBATIONS:
         raise ValueError(f"unknown hallucination type {type_!r}; known: {TYPES}")
     result = PERTURBATIONS[type_](text, ctx)
@@ -84,4 +101,6 @@ def perturb(type_: str, text: str, ctx: Context) -> Edit | Skip:
             return Skip(failure)
         if type_ in WORD_TYPES and new_word_elsewhere(result):
             return Skip("new_word_elsewhere")
+        if type_ in WORD_TYPES | {"date"} and inside_quoted_title(result):
+            return Skip("inside_quoted_title")
     return result

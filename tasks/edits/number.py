@@ -25,10 +25,11 @@ def _is_list_number(text: str, m: re.Match) -> bool:
 
 DECADE_WORDS = lexicons.entry_set("number_decade_words")
 INDEFINITE = "(?:" + lexicons.alternation("number_indefinite") + ")"
-# named items ('Anne and Eve', quoted titles: "`` Wendell Scott '' and `` Herschel ''") or items with an
-# indefinite article ('a girl , Jahnavi ( born 2001 ) and a boy') or places each with its preposition ('Ses deux
-# filles sont mortes ..., à Tosca en 1976 et à Janear en 1981')
+# named items ('Anne and Eve', quoted titles: "`` Wendell Scott '' and `` Herschel ''", or three names by commas
+# alone: 'trois fils, Cole, Lukas, Owen') or items with an indefinite article ('a girl , Jahnavi ( born 2001 ) and a
+# boy') or places each with its preposition ('Ses deux filles sont mortes ..., à Tosca en 1976 et à Janear en 1981')
 ENUMERATION = re.compile(r":|[A-ZÀ-Þ][\w'-]*\s*(?:''|\"|”|»)?\s+(?:and|et|und|och|&)\s+(?:``|\"|“|«)?\s*[A-ZÀ-Þ]"
+                         r"|[A-ZÀ-Þ][\w'-]*\s*,\s*[A-ZÀ-Þ][\w'-]*\s*,\s*[A-ZÀ-Þ]"
                          rf"|,\s*{INDEFINITE}\s+\w+[^.;]{{0,80}}?\s(?:and|et|und|och)\s+{INDEFINITE}\s+\w+"
                          r"|\b(à|in|at|im|i)\s+[A-ZÀ-Þ][^.;]{0,60}?\s(?:and|et|und|och)\s+\1\s+[A-ZÀ-Þ]")
 # an ordinal after these names one of a group ('one of the first botanical collections'), and one before

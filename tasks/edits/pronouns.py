@@ -63,10 +63,10 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     person, or None: another pronoun of the old person is left (the referent is still mentioned, 'he ... my
     papers'), the text never speaks in the new first or second person ('survived by my wife', and at the
     opening too: 'Mein Sohn heiratete ... und starb 1883' gives itself away in a report; a first person does
-    fit a line said to a 'you'), an object would need to be
-    reflexive ('we voted for us'), or a gendered pronoun would name someone whose name may say otherwise ('Han
-    heter Clementine'), or a speaker's first person would become a third person that still names the speaker
-    (SPEECH), or the pronoun is part of a formula (FORMULA)."""
+    fit a line said to a 'you'), an object would need to be reflexive ('we voted for us', 'you want me to talk
+    to me'), or a gendered pronoun would name someone whose name may say otherwise ('Han heter Clementine'), or
+    a speaker's first person would become a third person that still names the speaker (SPEECH), or the pronoun
+    is part of a formula (FORMULA)."""
     if any(m.start() <= start < m.end() for m in FORMULA.finditer(text)):
         return "fixed_formula"
     old_person, new_person = person(text[start:end], lang), person(new, lang)
@@ -84,6 +84,9 @@ def person_change_problem(text: str, start: int, end: int, new: str, lang: str) 
     if new.lower() in OBJECTS.get(lang, ()) and any(w.rstrip("'") in SUBJECTS.get(lang, ())
                                                     and person(w, lang) == new_person for w in others):
         return "reflexive_needed"
+    if new_person in (1, 2) and new.lower() in OBJECTS.get(lang, ()) and new.lower() in others:
+        return "reflexive_needed"  # the same speaker or hearer twice: 'want me to talk to me' needs 'myself'
+
     return None
 
 

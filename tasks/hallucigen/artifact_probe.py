@@ -163,11 +163,16 @@ def _unshared(a: list[str], b: list[str]) -> float:
     return sum(t not in other for t in a) / len(a) if a else 0.0
 
 
-def less_shared_scores(rows: list[dict]) -> np.ndarray:
+def less_shared(hyp1: str, hyp2: str) -> float:
     """Share of hyp1's tokens missing from hyp2 minus the same share for hyp2 (> 0: hyp1 called hallucinated):
-    less_shared_scores([{'hyp1': 'it was red', 'hyp2': 'it is red today'}]) -> [0.333 - 0.5 = -0.167]."""
-    toks = [(tokens(r["hyp1"]), tokens(r["hyp2"])) for r in rows]
-    return np.array([_unshared(a, b) - _unshared(b, a) for a, b in toks])
+    less_shared('it was red', 'it is red today') -> 0.333 - 0.5 = -0.167."""
+    a, b = tokens(hyp1), tokens(hyp2)
+    return _unshared(a, b) - _unshared(b, a)
+
+
+def less_shared_scores(rows: list[dict]) -> np.ndarray:
+    """``less_shared`` of each row's hyp1 and hyp2."""
+    return np.array([less_shared(r["hyp1"], r["hyp2"]) for r in rows])
 
 
 def correctness(scores: np.ndarray, y: np.ndarray) -> np.ndarray:

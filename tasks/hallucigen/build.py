@@ -26,6 +26,7 @@ from tasks.hallucigen.select import (
     PAIRED_TYPES,
     Candidate,
     balance_addition_lengths,
+    balance_addition_shared_words,
     balance_future,
     balance_negation_directions,
     balance_pair_directions,
@@ -102,11 +103,12 @@ def applicability(tallies: dict[str, Tally]) -> dict[str, dict]:
 def select_shard(group: str, candidates: dict[str, list[Candidate]], params: dict, sizes: dict[str, int],
                  rejects: Rejects) -> tuple[list[dict], dict, set[str]]:
     """The tail of one direction or language (``group``: 'fr-en', 'sv') once its candidates exist: leave out what
-    the blind review rejected, each gender or antonym word pair's two ways within one of each other, inserted and
-    removed negations likewise and tense edits into and out of the future, no more additions with a longer hyp-
-    than either other length side has, pick each split (``select_balanced``: each edit's directions in turn,
-    near-copy hyp+ capped), number the rows ('fr-en:test:0') with PAWS-X text as plain text. Returns the rows,
-    the stats of these steps and the types that ran out."""
+    the blind review rejected, each gender or antonym word pair's two ways within one of each other (and gender's
+    over all pairs), inserted and removed negations likewise and tense edits into and out of the future, no more
+    additions with a longer hyp- than either other length side has, nor with more of the words the other
+    hypothesis lacks, pick each split (``select_balanced``: each edit's directions in turn, near-copy hyp+
+    capped), number the rows ('fr-en:test:0') with PAWS-X text as plain text. Returns the rows, the stats of these
+    steps and the types that ran out."""
     lang = target_lang(group)
     removed = drop_rejected(candidates, rejects)
     balanced = {f"{t}_dropped_for_direction_balance": balance_pair_directions(
@@ -117,10 +119,12 @@ def select_shard(group: str, candidates: dict[str, list[Candidate]], params: dic
         candidates, lang, random.Random(f"{params['seed']}:future:{group}"))
     balanced["addition_dropped_for_length_balance"] = balance_addition_lengths(
         candidates, random.Random(f"{params['seed']}:addition:{group}"))
+    balanced["addition_dropped_for_shared_word_balance"] = balance_addition_shared_words(
+        candidates, random.Random(f"{params['seed']}:addition-shared:{group}"))
     quotas = paper_quotas(group, sizes) if params.get("type_distribution") == "paper" else None
     chosen, exhausted = select_balanced(candidates, sizes, random.Random(f"{params['seed']}:select:{group}"),
                                         params["max_type_share"], edit_side(lang), params.get("max_same_edit"),
-                                        params["max_near_copy_share"], quotas)
+                                        params["max_near_copy_share"], quotas, params.get("max_side_lead"))
     rows = [plain_text({**cand.row, "id": f"{group}:{split}:{k}", "split": split})
             for split, picked in chosen.items() for k, cand in enumerate(picked)]
     stats = {"candidates": {t: len(c) for t, c in sorted(candidates.items())},

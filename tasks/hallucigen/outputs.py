@@ -99,9 +99,9 @@ def _per_group(stats: dict, key: str) -> list[tuple[str, object]]:
 
 
 BALANCED = {  # a group's stats key: what the candidates it counts were dropped for (select.balance_*)
-    "gender_dropped_for_direction_balance": "Gender candidates dropped so that each word pair goes towards women "
-    "and towards men within one of each other (a hypothesis-only detector would otherwise learn that 'she' is the "
-    "hallucination)",
+    "gender_dropped_for_direction_balance": "Gender candidates dropped so that each word pair, and all pairs "
+    "together, go towards women and towards men within one of each other (a hypothesis-only detector would "
+    "otherwise learn that 'she' is the hallucination)",
     "antonym_dropped_for_direction_balance": "Antonym candidates dropped so that each word pair goes both ways "
     "within one of each other (otherwise 'nord' beside 'sud' is the hallucination)",
     "negation_dropped_for_direction_balance": "Negation candidates dropped so that as many negations are removed "
@@ -111,6 +111,9 @@ BALANCED = {  # a group's stats key: what the candidates it counts were dropped 
     "addition_dropped_for_length_balance": "Addition candidates whose hyp- is longer than hyp+, dropped so that no "
     "more are kept than of either other side (hyp- as long or shorter: an addition to hyp+'s shorter twin; "
     "otherwise the longer hypothesis is the hallucinated one)",
+    "addition_dropped_for_shared_word_balance": "Addition candidates whose hyp- holds the larger share of words "
+    "missing from the other hypothesis, dropped so that no more are kept than of either other side (otherwise the "
+    "hypothesis with a word the other lacks is the hallucinated one)",
 }
 
 

@@ -21,6 +21,7 @@ from tasks.edits.negation import removes_negation
 from tasks.edits.pronouns import person
 from tasks.edits.tense import tense_direction
 from tasks.errors import PipelineError
+from tasks.hallucigen.artifact_probe import less_shared
 from tasks.text import near_copy, words
 
 
@@ -34,7 +35,8 @@ class Candidate:
 def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int], rng: random.Random,
                     max_share: float | None = None, side: Callable[[Candidate], object] | None = None,
                     max_same_edit: int | None = None, max_near_copy_share: float | None = None,
-                    quotas: dict[str, dict[str, int]] | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
+                    quotas: dict[str, dict[str, int]] | None = None,
+                    max_side_lead: int | None = None) -> tuple[dict[str, list[Candidate]], set[str]]:
     """Fill each split (in the order of ``sizes``) round-robin over the types in a seeded order, never
     using a source twice nor a hyp- twice ('you saw her' and 'you saw him' both gave 'you saw me'); with
     ``max_share``, no type takes more than that multiple of an even share (size / types), so a split whose
@@ -46,7 +48,10 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     or pronoun edit, nor a tense edit named by its verb (its detail, in any case: 'insert:interim', 'två->tre',
     'me->him', 'är->var') comes more often than that in one split; a recurring one is a giveaway. With
     ``max_near_copy_share``, at most that share of a split's hyp+ are near-copies of their source (``near_copy``:
-    one word changed at most), of the split as filled (``within_near_copy_share``). No hyp+ nearly repeats one
+    one word changed at most), of the split as filled (``within_near_copy_share``). With ``max_side_lead``, an edit
+    that goes one of two ways (``side_way``: towards women, into the third person, into the past, removing a
+    negation) leads the other way in a split by at most that many: once the other way runs out, the type stops
+    there rather than fill the split one way (tense edits all into the past give 'var' away). No hyp+ nearly repeats one
     already picked, in any split (``near_duplicate``: PAWS-X holds the same sentence in several pairs, reworded or
     reordered). A filled split is then evened out by ``_rebalance``. With ``quotas`` (per split, examples per type:
     table1.paper_quotas), each type takes at most its quota instead of an even share and a split is not evened
@@ -63,7 +68,9 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
     for split, size in sizes.items():
         even = math.ceil(max_share * size / len(order)) if max_share and order else size
         caps = {t: quotas[split].get(t, 0) if quotas else even for t in order}
-        limits = Limits(max_same_edit, None if max_near_copy_share is None else int(max_near_copy_share * size))
+        limits = Limits(max_same_edit, None if max_near_copy_share is None else int(max_near_copy_share * size),
+                        max_side_lead, None if side is None or max_side_lead is None else (
+                            lambda cand: side_way(cand, side)))
         picked: list[Candidate] = []
         counts: Counter = Counter()
         same: Counter = Counter()
@@ -86,7 +93,7 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
                 used.add(cand.key)
                 seen.append(_word_set(cand))
                 made.add(cand.row.get("hyp_bad") or object())
-                same.update(_marks(cand))
+                same.update(_marks(cand, limits))
                 picked.append(cand)
                 counts[t] += 1
         if not quotas:
@@ -148,7 +155,7 @@ def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made
             for cand in ranked[t]:
                 old = holder.get(cand.key)
                 if (old is None or old.type == t or old.type in prev or cand.row.get("hyp_bad") in made
-                        or not _fresh(cand, same + Counter(m for x, _ in path for m in _marks(x)), limits)
+                        or not _fresh(cand, same + Counter(m for x, _ in path for m in _marks(x, limits)), limits)
                         or not _sides_kept(picked, ranked[t], side, cand, prev[t] and prev[t][1])):
                     continue
                 if counts[old.type] == top:
@@ -164,8 +171,8 @@ def _rebalance(picked: list[Candidate], ranked: dict[str, list[Candidate]], made
             picked[picked.index(old)] = cand
             made.discard(old.row.get("hyp_bad"))
             made.add(cand.row.get("hyp_bad") or object())
-            same.subtract(_marks(old))
-            same.update(_marks(cand))
+            same.subtract(_marks(old, limits))
+            same.update(_marks(cand, limits))
 
 
 def _path(prev: dict[str, tuple[Candidate, Candidate] | None], t: str) -> list[tuple[Candidate, Candidate]]:
@@ -208,13 +215,17 @@ TENSE_CLASSES = {"past", "present", "future"}
 
 @dataclass(frozen=True)
 class Limits:
-    """A split's caps: uses of one edit detail (``max_same_edit``) and near-copy hyp+ (``max_near_copies``)."""
+    """A split's caps: uses of one edit detail (``max_same_edit``), near-copy hyp+ (``max_near_copies``), and how
+    far one way of a two-way edit (``way``: ``side_way``) leads the other (``max_side_lead``)."""
 
     max_same_edit: int | None
     max_near_copies: int | None
+    max_side_lead: int | None = None
+    way: Callable[[Candidate], bool | None] | None = None
 
 
 NEAR_COPY = "\x00near-copy"  # the key under which a split's near-copy hyp+ are counted beside its edit details
+WAY = "\x00way"  # (WAY, type, way): a split's count of a type's edits that go that way (``side_way``)
 
 
 @lru_cache(maxsize=None)
@@ -222,18 +233,36 @@ def _near_copy(source: str, good: str) -> bool:
     return near_copy(source, good)
 
 
-def _marks(cand: Candidate) -> list[str]:
-    """What ``cand`` counts against in its split: its edit detail, and NEAR_COPY where hyp+ nearly copies its
-    source ('We have a problem.' for 'We got a problem.')."""
+def _marks(cand: Candidate, limits: Limits | None = None) -> list:
+    """What ``cand`` counts against in its split: its edit detail, NEAR_COPY where hyp+ nearly copies its
+    source ('We have a problem.' for 'We got a problem.'), and with ``limits.way`` (WAY, type, the way it goes)."""
     row = cand.row
-    return [_detail(cand)] + ([NEAR_COPY] if "hyp_good" in row and _near_copy(row["source"], row["hyp_good"]) else [])
+    way = limits.way(cand) if limits is not None and limits.way is not None else None
+    return ([_detail(cand)] + ([NEAR_COPY] if "hyp_good" in row and _near_copy(row["source"], row["hyp_good"]) else [])
+            + ([(WAY, cand.type, way)] if way is not None else []))
+
+
+def side_way(cand: Candidate, side: Callable[[Candidate], object]) -> bool | None:
+    """Which of two ways an edit goes, read off its ``side`` (``edit_side``): towards women (gender), into the
+    third person (pronoun), into the past (tense), removing a negation (negation); None for other types, and for
+    a tense edit of no known direction."""
+    value = side(cand)
+    if cand.type == "gender":
+        return value[0] if isinstance(value, tuple) else value
+    if cand.type == "tense":
+        return None if value is None else value == "past"
+    return value if cand.type in ("pronoun", "negation") else None
 
 
 def _fresh(cand: Candidate, same: Counter, limits: Limits) -> bool:
     """Whether ``cand``'s edit has come fewer than ``max_same_edit`` times in the split (always, without one, and
-    for a grammatical type whose details name a class, so recur by nature: 'present->past', 'insert:not'), and a
-    near-copy hyp+ finds the split below ``max_near_copies``."""
+    for a grammatical type whose details name a class, so recur by nature: 'present->past', 'insert:not'), a
+    near-copy hyp+ finds the split below ``max_near_copies``, and its way leads the other by less than
+    ``max_side_lead``."""
     if limits.max_near_copies is not None and NEAR_COPY in _marks(cand) and same[NEAR_COPY] >= limits.max_near_copies:
+        return False
+    way = limits.way(cand) if limits.way is not None and limits.max_side_lead is not None else None
+    if way is not None and same[(WAY, cand.type, way)] >= same[(WAY, cand.type, not way)] + limits.max_side_lead:
         return False
     return limits.max_same_edit is None or _names_a_class(cand) or same[_detail(cand)] < limits.max_same_edit
 
@@ -248,14 +277,20 @@ def _rank(salt: int, cand: Candidate) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _alternate(queue: list[Candidate], side: Callable[[Candidate], object] | None) -> list[Candidate]:
-    """``queue`` taking its sides in turn, each side in its own order (unchanged without ``side``)."""
+def _alternate(queue: list[Candidate], side: Callable[[Candidate], object] | None, depth: int = 0) -> list[Candidate]:
+    """``queue`` taking its sides in turn, each side in its own order (unchanged without ``side``); a tuple side
+    takes its first element in turn, then the next one within each: (towards women, word pair) alternates women
+    and men, and within each the pairs, so many pairs with one edit each ('M. -> Mme', 'fils -> fille') never
+    fill a split's first turns with one way."""
     if side is None:
         return queue
     by_side: dict[object, list[Candidate]] = {}
     for cand in queue:
-        by_side.setdefault(side(cand), []).append(cand)
-    return [c for turn in zip_longest(*by_side.values()) for c in turn if c is not None]
+        key = side(cand)
+        by_side.setdefault(key[depth] if isinstance(key, tuple) else key, []).append(cand)
+    deeper = [c for c in queue if isinstance(side(c), tuple) and depth + 1 < len(side(c))]
+    groups = [_alternate(g, side, depth + 1) if deeper else g for g in by_side.values()]
+    return [c for turn in zip_longest(*groups) for c in turn if c is not None]
 
 
 def towards_women(lang: str) -> Callable[[Candidate], object]:
@@ -267,7 +302,8 @@ def towards_women(lang: str) -> Callable[[Candidate], object]:
 
 def edit_side(lang: str) -> Callable[[Candidate], object]:
     """The side a type's queue alternates over, so that no direction of an edit gives the hallucination away: for
-    a gender or antonym edit, its word pair and which way it goes (``pair_side``); for a pronoun
+    a gender edit, whether it goes towards women and its word pair; for an antonym, its word pair and which way it
+    goes (``pair_side``); for a pronoun
     edit, whether it goes into the third person (a hypothesis-only language model calls the rarer word
     hallucinated: 'me -> him' more often than 'him -> me'); for a tense edit, the tense it goes into ('is' ->
     'was': past); for a negation, whether it removes one ('did not go' -> 'went') or adds one; for an addition,
@@ -276,6 +312,9 @@ def edit_side(lang: str) -> Callable[[Candidate], object]:
 
     def side(cand: Candidate) -> object:
         detail = cand.row["edit_detail"] or ""
+        if cand.type == "gender":
+            pair, female = paired(cand)
+            return female, pair
         if cand.type in PAIRED_TYPES:
             return paired(cand)
         if cand.type == "pronoun":
@@ -286,7 +325,7 @@ def edit_side(lang: str) -> Callable[[Candidate], object]:
         if cand.type == "negation":
             return removes_negation(detail)
         if cand.type == "addition":
-            return length_side(cand.row)
+            return addition_side(cand.row)
         return None
 
     return side
@@ -297,6 +336,20 @@ def length_side(row: dict) -> int:
     a shorter twin 0 or -1 (build.addition_on_twin)."""
     diff = len(words(row["hyp_bad"])) - len(words(row["hyp_good"]))
     return (diff > 0) - (diff < 0)
+
+
+def shared_side(row: dict) -> int:
+    """+1 where a larger share of hyp-'s words is missing from hyp+ than the reverse (the artifact probe's
+    ``less_shared`` baseline calls hyp- hallucinated), 0 where the shares tie, -1 where hyp+'s is larger: hyp+
+    'The band put out its album.', hyp- 'The band put out its new album.' -> +1; an addition to a twin that
+    rewords hyp+ ('The group released the new album.') -> -1."""
+    score = less_shared(row["hyp_bad"], row["hyp_good"])
+    return (score > 0) - (score < 0)
+
+
+def addition_side(row: dict) -> tuple[int, int]:
+    """An addition's two cues: (``length_side``, ``shared_side``)."""
+    return length_side(row), shared_side(row)
 
 
 PAIRED_TYPES = ("gender", "antonym")  # types that swap one word of a pair for the other
@@ -325,7 +378,28 @@ def balance_pair_directions(candidates: dict[str, list[Candidate]], type_: str, 
     and a hypothesis-only detector that calls every 'she' hallucinated would otherwise score well; balanced over
     all pairs alone, 7 'he -> she' beside 4 'she -> he' still gave 'she' away, and 10 'sud -> nord' beside one
     'nord -> sud' gave 'nord' away. Returns how many candidates were dropped."""
-    return _thin(candidates, type_, pair_side(lang), rng, lambda n, k: min(n[k], n[(k[0], not k[1])] + 1))
+    side = pair_side(lang)
+    dropped = _thin(candidates, type_, side, rng, lambda n, k: min(n[k], n[(k[0], not k[1])] + 1))
+    return dropped + (_even_out_ways(candidates, type_, side, rng) if type_ == "gender" else 0)
+
+
+def _even_out_ways(candidates: dict[str, list[Candidate]], type_: str, side: Callable[[Candidate], object],
+                   rng: random.Random) -> int:
+    """Over all word pairs of a type, as many edits towards women as towards men, within one (in place): from
+    seeded pairs whose one extra edit goes the majority way, that extra edit. Each pair may lead by one, and pairs
+    with no edit back ('M. -> Mme', 'prince -> princesse', 'fils -> fille') add up to a lead a trained probe reads
+    off the female words alone. Returns how many were dropped."""
+    ways: dict[object, dict[bool, list[Candidate]]] = {}
+    for cand in candidates.get(type_, []):
+        pair, way = side(cand)
+        ways.setdefault(pair, {True: [], False: []})[way].append(cand)
+    lead = sum(len(w[True]) - len(w[False]) for w in ways.values())
+    major = lead > 0
+    leading = [p for p in sorted(ways) if len(ways[p][major]) > len(ways[p][not major])]
+    drop = {id(rng.choice(ways[p][major])) for p in rng.sample(leading, max(abs(lead) - 1, 0))}
+    if drop:
+        candidates[type_] = [c for c in candidates[type_] if id(c) not in drop]
+    return len(drop)
 
 
 def balance_future(candidates: dict[str, list[Candidate]], lang: str, rng: random.Random) -> int:
@@ -352,8 +426,20 @@ def balance_addition_lengths(candidates: dict[str, list[Candidate]], rng: random
     shorter: ``length_side``), the longer side sampled down in place: where few twins give a shorter hyp-
     (build.addition_on_twin), the longer one would still give most additions away. Returns how many were
     dropped."""
-    return _thin(candidates, "addition", lambda cand: length_side(cand.row), rng,
-                 lambda n, k: min(n[k], max(n[0], n[-1])) if k == 1 else n[k])
+    return _thin(candidates, "addition", lambda cand: length_side(cand.row), rng, _no_larger_than_the_others)
+
+
+def balance_addition_shared_words(candidates: dict[str, list[Candidate]], rng: random.Random) -> int:
+    """Keep no more additions where hyp- holds the larger share of unshared words (``shared_side`` +1) than the
+    larger of the other two sides, the +1 side sampled down in place: most twins reorder hyp+'s words, so their
+    addition leaves hyp- the one hypothesis with a word the other lacks, and the probe's ``less_shared`` baseline
+    names it. Returns how many were dropped."""
+    return _thin(candidates, "addition", lambda cand: shared_side(cand.row), rng, _no_larger_than_the_others)
+
+
+def _no_larger_than_the_others(n: Counter, k: int) -> int:
+    """Side +1 kept at most as large as the larger of sides 0 and -1; the others whole."""
+    return min(n[k], max(n[0], n[-1])) if k == 1 else n[k]
 
 
 def _thin(candidates: dict[str, list[Candidate]], type_: str, side: Callable[[Candidate], object],

@@ -29,6 +29,7 @@ from tasks.edits import lexicons, modifiers
 from tasks.edits.context import Context
 from tasks.edits.library import perturb
 from tasks.edits.negation import english_denial_gives_away
+from tasks.edits.numerals import foreign_month
 from tasks.edits.result import Edit, Skip
 from tasks.edits.spacy_model import tagger_of
 from tasks.edits.tense import past_beside_future, tense_with_past_date, timeless_or_bounded
@@ -195,6 +196,11 @@ def name_unlike_source(p: Pair) -> str | None:
     return "name_unlike_source" if faithful.respelt_name(p.good, p.source, p.lang) else None
 
 
+def foreign_month_hyp_good(p: Pair) -> str | None:
+    """hyp+ dates with another language's month name ('am 6 January 2015': numerals.foreign_month)."""
+    return "foreign_month_hyp_good" if foreign_month(p.good, p.lang) else None
+
+
 def drifting_translation(p: Pair) -> str | None:
     """The translation drifts from its English (``drifting_items``)."""
     return "drifting_translation" if p.drifting else None
@@ -209,7 +215,8 @@ def copies_source_language(p: Pair) -> str | None:
 # In this order: an item that fails several is counted under the first. A failing item gives no example of any
 # type: both hypotheses would carry the flaw, or hyp+ would mend the source.
 PAIR_FILTERS = (misspelt_hyp_good, garbled_hyp_good, garbled_source, lower_case_hyp_good, colon_end_hyp_good,
-                number_unlike_source, name_unlike_source, drifting_translation, copies_source_language)
+                number_unlike_source, name_unlike_source, foreign_month_hyp_good, drifting_translation,
+                copies_source_language)
 
 
 def pivot_margin(similarity: dict[str, float], lang: str) -> float | None:

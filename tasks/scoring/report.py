@@ -91,7 +91,13 @@ def paired_table(name: str, tests: dict) -> str:
     return f"### {name}\n\n" + _table(["detectors", "n", "metric", "difference", "95% interval", "p"], rows) + "\n"
 
 
-def markdown(res: dict, params: dict) -> str:
+def off_section(off: dict[str, str]) -> str:
+    """The "## Detectors off" section: each detector switched off with a reason (params off_because)."""
+    lines = [f"- `{name}`: {why}" for name, why in sorted(off.items())]
+    return "## Detectors off in this profile\n\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def markdown(res: dict, params: dict, off: dict[str, str] | None = None) -> str:
     parts = ["# Detector scores\n",
              ("Pair sets: which of hyp1/hyp2 is hallucinated; precision/recall/F1 are macro averages over the classes "
               "hyp1 and hyp2, and a missing or unusable answer is classified as the wrong hypothesis. Binary sets: one "
@@ -99,6 +105,8 @@ def markdown(res: dict, params: dict) -> str:
               f"`{params['threshold_tuning_set']}` only; AUROC of the score, and Spearman's rho between the score and "
               "the annotators' p(Hallucination) where the set has it (SHROOM). Brackets: 95% percentile bootstrap "
               f"interval ({params['bootstrap']['resamples']} resamples of the examples).\n")]
+    if off and (section := off_section(off)):
+        parts.append(section)
     if difficulty := difficulty_section(res):
         parts.append(difficulty)
     for name, dets in res["detection"].items():

@@ -64,3 +64,15 @@ def test_a_month_that_names_something_stays_and_an_office_is_addressed_as_madam(
     report = "This is plain because of the excellent report by Mr Needle."
     assert perturb("gender", report, Context("en", random.Random("1:gender"), nlp(report))).bad == \
         "This is plain because of the excellent report by Mrs Needle."
+
+
+@pytest.mark.parametrize("text,lang,expected", [
+    ("We do not know whether there will be an agreement on Agenda 2000 .", "en", None),
+    ("Il a joué à l'Euro 2016 en France .", "fr", None),
+    ("In 2000 , he moved to Paris .", "en", "2000->"),
+    ("Er zog im Jahr 2000 nach Berlin .", "de", "2000->"),  # every German noun is capitalised
+])
+def test_a_year_that_is_part_of_a_name_stays(text, lang, expected):
+    """'Agenda 2000' names a programme: 'Agenda 2001' renames it instead of dating anything."""
+    result = run("date", text, lang)
+    assert result == Skip("no_candidate") if expected is None else result.detail.startswith(expected)

@@ -1,5 +1,7 @@
 """tasks/edits/gender.py: what gender edits leave alone in every language, and the determiner clash checks."""
 
+import pytest
+
 from tasks.edits.result import Edit, Skip
 from tasks.hallucigen.entities import ner_spans
 from tests.edits.helpers import run
@@ -72,3 +74,14 @@ def test_a_gender_edit_makes_no_woman_play_in_a_league_of_men(en_full):
         Skip("mens_sport")
     assert run("gender", "Sein Bruder spielte 1993 mit den Portland Sea Dogs.", "de").bad == \
         "Seine Schwester spielte 1993 mit den Portland Sea Dogs."
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("Lagförslaget säger att en kvinna som genomgår en sådan abort inte kunde åtalas.", "sv"),
+    ("She was pregnant with her second child .", "en"),
+])
+def test_no_woman_becomes_a_man_beside_what_only_women_undergo(text, lang):
+    """'En man som genomgick en sådan abort' contradicts itself: no woman -> man edit beside a pregnancy, a birth
+    or an abortion; elsewhere the same edit goes."""
+    assert run("gender", text, lang) == Skip("womens_body")
+    assert run("gender", "En kvinna som genomgick en operation kunde inte åtalas.", "sv").detail == "kvinna->man"

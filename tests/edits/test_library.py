@@ -358,3 +358,14 @@ def test_edits_that_would_contradict_the_rest_of_the_sentence_are_skipped(type_,
     doc = en_full(text) if lang == "en" else None
     result = perturb(type_, text, Context(lang, random.Random(f"1:{type_}"), doc, ents, pool, entity_labels=ALL_LABELS))
     assert (result.bad if isinstance(result, Edit) else result) == expected
+
+
+def test_a_content_edit_inside_a_quoted_title_is_skipped(fr_nlp):
+    """'Le dernier fils' -> 'La dernière fille' renames a work, not a person: no content edit inside a short
+    quoted title; one outside it, or inside quoted speech, still goes."""
+    title = 'Superman rencontre le Zod actuel pour la première fois dans "Le dernier fils" en 2008.'
+    assert run("gender", title, "fr", doc=fr_nlp(title)) == Skip("inside_quoted_title")
+    assert run("date", "The band released `` Summer of 1969 '' in 1985 .", "en").detail == "1985->1976"
+    assert run("date", "The band released `` Summer of 1969 '' .", "en") == Skip("inside_quoted_title")
+    speech = 'The king said "We will never give up the fight for our freedom and our children" .'
+    assert run("gender", speech, "en").detail == "king->queen"

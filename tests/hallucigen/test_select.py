@@ -8,7 +8,9 @@ import pytest
 from tasks.errors import PipelineError
 from tasks.hallucigen.select import (
     Candidate,
+    addition_side,
     balance_addition_lengths,
+    balance_addition_shared_words,
     balance_future,
     balance_negation_directions,
     balance_pair_directions,
@@ -18,6 +20,7 @@ from tasks.hallucigen.select import (
     length_side,
     pair_side,
     select_balanced,
+    shared_side,
     towards_women,
 )
 
@@ -165,11 +168,11 @@ def test_gender_edits_of_each_word_pair_go_each_way_within_one():
                                                      "her->his"]
     cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d}) for k, d in enumerate(details)],
              "date": [Candidate(key="d", type="date", row={})]}
-    assert balance_pair_directions(cands, "gender", "en", random.Random(1)) == 2
+    assert balance_pair_directions(cands, "gender", "en", random.Random(1)) == 3  # 2 for 'he|she', 1 over all
     side = pair_side("en")
-    assert Counter(side(c) for c in cands["gender"]) == Counter({("he|she", True): 3, ("he|she", False): 2,
-                                                                 ("her|his", True): 1, ("her|his", False): 1,
-                                                                 ("men|women", True): 1})
+    kept = Counter(side(c) for c in cands["gender"])
+    assert kept[("he|she", False)] == 2 and kept[("her|his", True)] == kept[("her|his", False)] == 1
+    assert kept[("he|she", True)] + kept[("men|women", True)] == 3  # one of the two leading pairs gave its lead up
     assert len(cands["date"]) == 1
     de = {"gender": [Candidate(key="a", type="gender", row={"edit_detail": "Vater->Mutter"})]}
     assert balance_pair_directions(de, "gender", "de", random.Random(1)) == 0
@@ -315,3 +318,68 @@ def test_additions_with_the_longer_hyp_bad_are_sampled_down_to_the_larger_other_
                                                                      cand(12, "a b"), cand(13, "a")]}
     assert balance_addition_lengths(cands, random.Random(1)) == 8
     assert Counter(length_side(c.row) for c in cands["addition"]) == Counter({1: 2, 0: 2, -1: 2})
+
+
+def test_gender_edits_go_towards_women_and_towards_men_within_one_over_all_pairs():
+    """Pairs with no edit back each lead by one towards women; over all pairs the lead stays within one, and each
+    pair keeps its own balance."""
+    details = ["M.->Mme", "prince->princesse", "fils->fille", "homme->femme", "Il->Elle", "Il->Elle", "Elle->Il",
+               "femme->homme"]
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d}) for k, d in enumerate(details)]}
+    assert balance_pair_directions(cands, "gender", "fr", random.Random(1)) == 3
+    towards = Counter(towards_women("fr")(c) for c in cands["gender"])
+    assert towards == Counter({True: 3, False: 2})
+    side = pair_side("fr")
+    per_pair = Counter(side(c) for c in cands["gender"])
+    assert all(abs(per_pair[(p, True)] - per_pair[(p, False)]) <= 1 for p, _ in per_pair)
+    assert per_pair[("elle|il", True)] == 1 and per_pair[("elle|il", False)] == 1
+
+
+def test_additions_where_only_hyp_bad_holds_an_unshared_word_are_sampled_down_to_the_larger_other_side():
+    """A twin that reorders hyp+ leaves the added word the only one hyp+ lacks: hyp- then holds the larger share
+    of unshared words, which the probe's less_shared baseline reads off."""
+    good = "the band released the album in may"
+
+    def cand(k, bad):
+        return Candidate(key=f"s{k}", type="addition", row={"hyp_good": good, "hyp_bad": bad})
+
+    reordered = [cand(k, "in may the band released the new album") for k in range(6)]  # 1/8 beside 0/7
+    reworded = [cand(6, "the group released the new album")]  # 2/6 beside 3/7
+    tied = [cand(7, "the band put out the new album")]  # 3/7 beside 3/7
+    assert [shared_side(c.row) for c in (reordered[0], reworded[0], tied[0])] == [1, -1, 0]
+    cands = {"addition": reordered + reworded + tied}
+    assert balance_addition_shared_words(cands, random.Random(1)) == 5
+    assert Counter(shared_side(c.row) for c in cands["addition"]) == Counter({1: 1, -1: 1, 0: 1})
+
+
+def test_an_addition_queue_alternates_over_both_of_its_cues():
+    good = "the band released the album in may"
+    longer = {"hyp_good": good, "hyp_bad": "the band released the new album in may", "edit_detail": "insert:new"}
+    reworded = {"hyp_good": good, "hyp_bad": "the group released the new album", "edit_detail": "insert:new"}
+    side = edit_side("en")
+    assert side(Candidate(key="a", type="addition", row=longer)) == (1, 1)
+    assert side(Candidate(key="b", type="addition", row=reworded)) == addition_side(reworded) == (-1, -1)
+
+
+def test_gender_edits_of_many_one_edit_pairs_still_alternate_women_and_men_in_a_split():
+    """Five pairs with one edit towards women each and one pair with edits both ways: a split of six takes three
+    each way, not the five singletons first."""
+    details = ["M.->Mme", "prince->princesse", "fils->fille", "homme->femme", "roi->reine"] + ["Elle->Il"] * 3 + [
+        "Il->Elle"] * 2
+    cands = {"gender": [Candidate(key=str(k), type="gender", row={"edit_detail": d, "hyp_bad": str(k)})
+                        for k, d in enumerate(details)]}
+    chosen, _ = select_balanced(cands, {"test": 6}, random.Random(2), side=edit_side("fr"))
+    assert Counter(towards_women("fr")(c) for c in chosen["test"]) == Counter({True: 3, False: 3})
+
+
+def test_one_way_of_a_two_way_edit_leads_the_other_by_at_most_max_side_lead_in_a_split():
+    """Ten tense edits into the past and two into the present: a split takes both present ones and three past
+    ones, not ten past ones once the present ones run out; without the cap it fills up with the past."""
+    details = ["present->past"] * 10 + ["past->present"] * 2
+    cands = {"tense": [Candidate(key=str(k), type="tense", row={"edit_detail": d, "hyp_bad": str(k)})
+                       for k, d in enumerate(details)]}
+    capped, short = select_balanced(cands, {"test": 12}, random.Random(3), side=edit_side("en"), max_side_lead=1)
+    assert Counter(c.row["edit_detail"] for c in capped["test"]) == Counter({"past->present": 2, "present->past": 3})
+    assert "tense" in short
+    filled, _ = select_balanced(cands, {"test": 12}, random.Random(3), side=edit_side("en"))
+    assert Counter(c.row["edit_detail"] for c in filled["test"])["present->past"] == 10

@@ -80,3 +80,12 @@ def test_aces_replaces_the_perturbations_of_its_types_and_tense_stays_x_to_engli
     assert {t: [c.key for c in cs] for t, cs in x_en.items() if cs} == {
         "number": ["a-1"], "conversion": ["a-2"], "tense": ["p-tense"], "negation": ["p-negation"]}
     assert {t: [c.key for c in cs] for t, cs in en_x.items() if cs} == {"number": ["a-1"], "conversion": ["a-2"]}
+
+
+def test_a_pawsx_translation_that_dates_with_an_english_month_is_no_hyp_good():
+    from tasks.hallucigen.translation import PAIR_FILTERS, Pair, first_reject
+
+    source = "He died on 6 January 2015 in Berlin."
+    assert first_reject(PAIR_FILTERS, Pair(source, "Er starb am 6 January 2015 in Berlin.", "de", False)) == (
+        "foreign_month_hyp_good")
+    assert first_reject(PAIR_FILTERS, Pair(source, "Er starb am 6. Januar 2015 in Berlin.", "de", False)) is None
