@@ -100,6 +100,8 @@ def select_balanced(candidates: dict[str, list[Candidate]], sizes: dict[str, int
             _rebalance(picked, ranked, made, same, limits, side)
         if max_near_copy_share is not None:
             picked = within_near_copy_share(picked, max_near_copy_share)
+        if limits.way is not None:
+            picked = within_side_lead(picked, limits.way, max_side_lead)
         chosen[split] = picked
         capped |= spent
     short = exhausted | capped | {t for t in TYPES if t not in queues}
@@ -116,6 +118,19 @@ def within_near_copy_share(picked: list[Candidate], share: float) -> list[Candid
         if len(near) <= int(share * len(keep)):
             return keep
         del keep[near[-1]]
+
+
+def within_side_lead(picked: list[Candidate], way: Callable[[Candidate], bool | None], lead: int) -> list[Candidate]:
+    """``picked`` less the last-picked edits of a type's leading way until no way leads the other by more than
+    ``lead``: a near-copy left out, or a move of the rebalancing, may take an edit of the other way with it."""
+    keep = list(picked)
+    while True:
+        counts = Counter((c.type, way(c)) for c in keep)
+        over = next(((t, w) for (t, w), n in sorted(counts.items(), key=repr)
+                     if w is not None and n > counts[(t, not w)] + lead), None)
+        if over is None:
+            return keep
+        del keep[max(i for i, c in enumerate(keep) if (c.type, way(c)) == over)]
 
 
 NEAR_DUPLICATE = 0.8  # word-set Jaccard from which two hyp+ say the same sentence

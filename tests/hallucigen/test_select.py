@@ -21,7 +21,9 @@ from tasks.hallucigen.select import (
     pair_side,
     select_balanced,
     shared_side,
+    side_way,
     towards_women,
+    within_side_lead,
 )
 
 
@@ -383,3 +385,17 @@ def test_one_way_of_a_two_way_edit_leads_the_other_by_at_most_max_side_lead_in_a
     assert "tense" in short
     filled, _ = select_balanced(cands, {"test": 12}, random.Random(3), side=edit_side("en"))
     assert Counter(c.row["edit_detail"] for c in filled["test"])["present->past"] == 10
+
+
+def test_a_split_keeps_the_side_lead_after_its_near_copies_are_left_out():
+    """Leaving out a near-copy may take a man-ward gender edit with it: the last-picked woman-ward ones go too."""
+    side = edit_side("en")
+
+    def way(cand):
+        return side_way(cand, side)
+
+    picked = [Candidate(key=str(k), type="gender", row={"edit_detail": d, "hyp_bad": str(k)})
+              for k, d in enumerate(["He->She", "She->He", "He->She", "He->She", "He->She", "She->He"])]
+    kept = within_side_lead(picked[:5], way, 1)
+    assert [c.key for c in kept] == ["0", "1", "2"]
+    assert [c.key for c in within_side_lead(picked, way, 1)] == ["0", "1", "2", "3", "5"]
